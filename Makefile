@@ -1,0 +1,40 @@
+# rediskit: `make demo` and `make test` are the two commands of the README.
+SHELL := /bin/bash
+EXT := target/release/librediskit.so
+TOOLS := php-tests/tools
+
+.PHONY: all deps build demo test bench stubs install clean
+
+all: build
+
+deps:
+	@$(TOOLS)/deps.sh
+
+build: deps
+	cargo build --release
+	cargo build --quiet   # the debug build cargo-php reads stubs from
+
+demo: build
+	@$(TOOLS)/with-redis.sh php -n -d extension=$(CURDIR)/$(EXT) -d extension=posix examples/demo.php
+
+test: build
+	@$(TOOLS)/deps.sh --stubs
+	@$(TOOLS)/test.sh
+
+bench: build
+	@$(TOOLS)/with-redis.sh bench/run.sh
+
+stubs: build
+	@$(TOOLS)/deps.sh --stubs
+	@$(TOOLS)/stubs.sh
+
+install: build
+	install -m 0755 $(EXT) "$$(php-config --extension-dir)/rediskit.so"
+	@for d in /etc/php/*/mods-available; do \
+	  [ -d "$$d" ] && echo "extension=rediskit.so" > "$$d/rediskit.ini" && echo "wrote $$d/rediskit.ini"; \
+	done; \
+	if command -v phpenmod >/dev/null; then phpenmod rediskit; \
+	else echo "add 'extension=rediskit.so' to your php.ini"; fi
+
+clean:
+	cargo clean

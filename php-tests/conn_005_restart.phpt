@@ -1,0 +1,44 @@
+--TEST--
+Broken connections: Redis restarted between calls, CLIENT KILL and idle timeout are noticed and the next call works, reads and writes alike
+--FILE--
+<?php
+require __DIR__ . '/_rk.inc';
+$s = new RkServer();
+$lb = new RedisKit\RedisLeaderboard('r', $s->url);
+$lb->setScore('a', 1);
+$before = RedisKit\stats();
+
+// 1. restart (data is gone: no persistence on this server)
+$s->restart();
+var_dump($lb->count());          // read after restart
+$lb->setScore('b', 2);           // write after restart
+var_dump($lb->score('b'));
+
+// 2. CLIENT KILL of our own connection, then a write
+$raw = $s->raw();
+$ids = [];
+foreach (explode("\n", trim($raw->cmd('CLIENT', 'LIST'))) as $line) {
+    if (!str_contains($line, 'cmd=client')) { preg_match('/id=(\d+)/', $line, $m); $ids[] = $m[1]; }
+}
+foreach ($ids as $id) $raw->cmd('CLIENT', 'KILL', 'ID', $id);
+$lb->setScore('c', 3);
+var_dump($lb->count());
+
+// 3. server-side idle timeout
+$raw->cmd('CONFIG', 'SET', 'timeout', '1');
+sleep(2);   // serverCron closes idle clients
+var_dump($lb->rank('c'));
+$raw = $s->raw();   // the idle timeout closed the raw connection too
+$raw->cmd('CONFIG', 'SET', 'timeout', '0');
+
+$after = RedisKit\stats();
+rk_assert($after['reconnects'] - $before['reconnects'] >= 3, 'three reconnects counted');
+rk_assert($after['connections_opened'] - $before['connections_opened'] === 3, 'one new connection per break, no more');
+var_dump($after['live_connections'] >= 1);
+?>
+--EXPECT--
+int(0)
+float(2)
+int(2)
+int(1)
+bool(true)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and testing rediskit needs on Debian/Ubuntu (as
+# root, via apt-get). Prints what is missing otherwise. Idempotent and quick
+# when everything is there.
+set -eu
+need=()
+command -v php-config >/dev/null || need+=(php-dev)
+command -v php >/dev/null || need+=(php-cli)
+command -v clang >/dev/null || need+=(clang)
+ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ls /usr/lib/*/libclang*.so* >/dev/null 2>&1 || need+=(libclang-dev)
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v redis-cli >/dev/null || need+=(redis-tools)
+command -v cgi-fcgi >/dev/null || need+=(libfcgi-bin)
+ls /usr/sbin/php-fpm* >/dev/null 2>&1 || need+=(php-fpm)
+php -n -d extension=igbinary -d extension=redis -r 'exit(class_exists("Redis") ? 0 : 1);' >/dev/null 2>&1 \
+  || php -r 'exit(class_exists("Redis") ? 0 : 1);' >/dev/null 2>&1 || need+=(php-redis)
+command -v cc >/dev/null || need+=(gcc)
+command -v openssl >/dev/null || need+=(openssl)
+
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "deps: installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need[@]}" >/dev/null
+    # Debian starts the packaged services; we run our own on private ports.
+    (service redis-server stop || true) >/dev/null 2>&1
+  else
+    echo "deps: missing ${need[*]}; install them (e.g. sudo apt-get install ${need[*]})" >&2
+    exit 1
+  fi
+fi
+
+if ! command -v cargo >/dev/null; then
+  echo "deps: cargo not found: install Rust with rustup (https://rustup.rs), then re-run" >&2
+  exit 1
+fi
+
+if [ "${1:-}" = "--stubs" ] && ! cargo php --version 2>/dev/null | grep -q " 0\.2\."; then
+  echo "deps: installing cargo-php 0.2.2 (stub generator, about 2 minutes)"
+  cargo install cargo-php --version 0.2.2 --locked -q
+fi
+exit 0

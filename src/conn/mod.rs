@@ -1,0 +1,346 @@
+//! The connection layer every primitive goes through: DSNs, the per-worker
+//! pool, fork safety, scripts (EVALSHA with a one-round-trip EVAL fallback),
+//! blocking waits that wake on time, and key naming.
+mod dsn;
+mod error;
+mod pool;
+pub mod stats;
+mod wire;
+
+pub use dsn::{redact_raw, Addr, Dsn, Timeouts};
+pub use error::{Error, Result};
+pub use pool::{close_all, pooled};
+pub use redis::Value;
+
+use pool::{with_wire, Slot};
+use std::time::Duration;
+use wire::{server_error_text, write_bulk, Fail, Wire};
+
+/// A Lua script embedded at build time with the SHA1 of its body.
+#[derive(Debug)]
+pub struct Script {
+    pub name: &'static str,
+    pub body: &'static str,
+    pub sha: &'static str,
+}
+
+/// Arguments of one command or script call, RESP-encoded as they are pushed.
+#[derive(Debug, Default, Clone)]
+pub struct Args {
+    buf: Vec<u8>,
+    n: usize,
+}
+
+impl Args {
+    pub fn new() -> Self {
+        Args::default()
+    }
+
+    pub fn cmd(name: &str) -> Self {
+        let mut a = Args::new();
+        a.push(name);
+        a
+    }
+
+    pub fn push(&mut self, b: impl AsRef<[u8]>) -> &mut Self {
+        write_bulk(&mut self.buf, b.as_ref());
+        self.n += 1;
+        self
+    }
+
+    pub fn int(&mut self, v: i64) -> &mut Self {
+        self.push(v.to_string())
+    }
+
+    /// A finite double, written so Redis and Lua read back the same value.
+    pub fn float(&mut self, v: f64) -> &mut Self {
+        self.push(fmt_float(v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    fn packed(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.buf.len() + 16);
+        self.pack_into(&mut out, &[]);
+        out
+    }
+
+    fn pack_into(&self, out: &mut Vec<u8>, head: &[&[u8]]) {
+        out.extend_from_slice(format!("*{}\r\n", head.len() + self.n).as_bytes());
+        for h in head {
+            write_bulk(out, h);
+        }
+        out.extend_from_slice(&self.buf);
+    }
+}
+
+/// `%.17g`-style: the shortest text that parses back to the same double.
+pub fn fmt_float(v: f64) -> String {
+    if v == f64::INFINITY {
+        "inf".into()
+    } else if v == f64::NEG_INFINITY {
+        "-inf".into()
+    } else if v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// One invocation of a script: its keys, then its arguments.
+#[derive(Debug)]
+pub struct ScriptCall<'s> {
+    script: &'s Script,
+    keys: usize,
+    tail: Args,
+}
+
+impl<'s> ScriptCall<'s> {
+    pub fn new(script: &'s Script) -> Self {
+        ScriptCall { script, keys: 0, tail: Args::new() }
+    }
+
+    pub fn key(&mut self, k: impl AsRef<[u8]>) -> &mut Self {
+        debug_assert_eq!(self.keys, self.tail.len(), "keys must come before arguments");
+        self.tail.push(k);
+        self.keys += 1;
+        self
+    }
+
+    pub fn arg(&mut self, a: impl AsRef<[u8]>) -> &mut Self {
+        self.tail.push(a);
+        self
+    }
+
+    pub fn int(&mut self, v: i64) -> &mut Self {
+        self.tail.int(v);
+        self
+    }
+
+    pub fn float(&mut self, v: f64) -> &mut Self {
+        self.tail.float(v);
+        self
+    }
+
+    fn pack(&self, out: &mut Vec<u8>, by_body: bool) {
+        let nkeys = self.keys.to_string();
+        let (verb, what): (&[u8], &[u8]) = if by_body {
+            (b"EVAL", self.script.body.as_bytes())
+        } else {
+            (b"EVALSHA", self.script.sha.as_bytes())
+        };
+        self.tail.pack_into(out, &[verb, what, nkeys.as_bytes()]);
+    }
+}
+
+fn is_noscript(v: &Value) -> bool {
+    matches!(v, Value::ServerError(e) if e.code() == "NOSCRIPT")
+}
+
+/// Turns a Redis error reply into `Error::Redis` carrying Redis's own text.
+pub fn check(v: Value) -> Result<Value> {
+    match v {
+        Value::ServerError(e) => {
+            stats::error();
+            let text = server_error_text(&e);
+            // Missing or revoked credentials: a connection problem, not a data one.
+            if matches!(e.code(), "NOAUTH" | "WRONGPASS") {
+                return Err(Error::Connection(format!("Redis refused the command: {text} (check the DSN's credentials)")));
+            }
+            Err(Error::Redis(text))
+        }
+        v => Ok(v),
+    }
+}
+
+fn run_script(w: &mut Wire, call: &ScriptCall, timeout: Duration) -> std::result::Result<Value, Fail> {
+    let mut packed = Vec::with_capacity(call.tail.buf.len() + 64);
+    call.pack(&mut packed, false);
+    let v = w.request(&packed, timeout)?;
+    if !is_noscript(&v) {
+        return Ok(v);
+    }
+    // The server lost its script cache (restart, SCRIPT FLUSH, failover):
+    // send the body in the same call, one extra round trip.
+    stats::noscript_fallback();
+    stats::script_loaded();
+    packed.clear();
+    call.pack(&mut packed, true);
+    w.request(&packed, timeout)
+}
+
+/// Runs one script (EVALSHA, falling back to EVAL on NOSCRIPT).
+pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
+    let timeout = dsn.read_timeout;
+    check(with_wire(dsn, Slot::Main, retry_safe, |w| run_script(w, call, timeout))?)
+}
+
+/// Runs many script calls in one pipeline (one round trip, plus one more if
+/// the server had lost a script). Returns one reply per call, errors included
+/// as `Value::ServerError` so the caller can report which one failed.
+pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
+    if calls.is_empty() {
+        return Ok(Vec::new());
+    }
+    let timeout = dsn.read_timeout;
+    with_wire(dsn, Slot::Main, false, |w| {
+        let mut packed = Vec::new();
+        for c in calls {
+            c.pack(&mut packed, false);
+        }
+        let mut replies = w.pipeline(&packed, calls.len(), timeout)?;
+        let missing: Vec<usize> = (0..replies.len()).filter(|&i| is_noscript(&replies[i])).collect();
+        if !missing.is_empty() {
+            stats::noscript_fallback();
+            packed.clear();
+            let mut loaded: Vec<&str> = Vec::new();
+            for &i in &missing {
+                let body = !loaded.contains(&calls[i].script.sha);
+                if body {
+                    loaded.push(calls[i].script.sha);
+                    stats::script_loaded();
+                }
+                calls[i].pack(&mut packed, body);
+            }
+            let again = w.pipeline(&packed, missing.len(), timeout)?;
+            for (i, v) in missing.into_iter().zip(again) {
+                replies[i] = v;
+            }
+        }
+        Ok(replies)
+    })
+}
+
+/// Sends one plain command.
+pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
+    let packed = args.packed();
+    let timeout = dsn.read_timeout;
+    check(with_wire(dsn, Slot::Main, retry_safe, |w| w.request(&packed, timeout))?)
+}
+
+/// Sends several plain commands in one round trip; one reply each.
+pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>> {
+    let mut packed = Vec::new();
+    for c in cmds {
+        c.pack_into(&mut packed, &[]);
+    }
+    let timeout = dsn.read_timeout;
+    with_wire(dsn, Slot::Main, retry_safe, |w| w.pipeline(&packed, cmds.len(), timeout))
+}
+
+/// Blocks until an element is pushed to the list `key` (returned) or until
+/// `timeout` has passed (`None`), whichever comes first.
+///
+/// Redis checks blocking timeouts only about every 100 ms, so the deadline is
+/// kept here instead: the wait runs as `BLPOP` on this worker's blocking
+/// connection and, when the deadline comes first, is cut short with
+/// `CLIENT UNBLOCK` over the main connection. Wake-ups are on time to the
+/// millisecond either way.
+pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Vec<u8>>> {
+    let read_timeout = dsn.read_timeout;
+    // Server-side timeout as a backstop only (if the unblock got lost).
+    let server_timeout = timeout.as_secs_f64().ceil() + 1.0;
+    let mut blpop = Args::cmd("BLPOP");
+    blpop.push(key).push(format!("{server_timeout}"));
+    let blpop = blpop.packed();
+    let reply = with_wire(dsn, Slot::Blocking, false, |w| {
+        if w.client_id.is_none() {
+            match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
+                Value::Int(id) => w.client_id = Some(id),
+                other => return Err(Fail::Lost(format!("unexpected CLIENT ID reply {other:?}"))),
+            }
+        }
+        w.send(&blpop, 1)?;
+        if !w.wait_readable(timeout)? {
+            // Deadline first: unblock BLPOP over the main connection, then
+            // read its reply (nil, or an element that raced with us: kept).
+            let mut unblock = Args::cmd("CLIENT");
+            unblock.push("UNBLOCK").int(w.client_id.unwrap_or_default());
+            if let Err(e) = command(dsn, &unblock, true) {
+                return Err(Fail::Lost(format!("could not end a blocking wait: {e}")));
+            }
+        }
+        w.recv(read_timeout)
+    })?;
+    match check(reply)? {
+        Value::Array(mut kv) if kv.len() == 2 => match kv.pop() {
+            Some(Value::BulkString(b)) => Ok(Some(b)),
+            _ => Ok(None),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// Reply helpers: an integer, a double or a byte string, whatever form Redis
+/// (or a script) sent it in.
+pub fn int(v: Value, what: &str) -> Result<i64> {
+    match v {
+        Value::Int(i) => Ok(i),
+        Value::BulkString(ref b) => std::str::from_utf8(b)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| Error::unexpected(what, &v)),
+        v => Err(Error::unexpected(what, &v)),
+    }
+}
+
+pub fn float(v: Value, what: &str) -> Result<f64> {
+    match v {
+        Value::Int(i) => Ok(i as f64),
+        Value::Double(d) => Ok(d),
+        Value::BulkString(ref b) => std::str::from_utf8(b)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| Error::unexpected(what, &v)),
+        v => Err(Error::unexpected(what, &v)),
+    }
+}
+
+pub fn bytes(v: Value, what: &str) -> Result<Vec<u8>> {
+    match v {
+        Value::BulkString(b) => Ok(b),
+        Value::SimpleString(s) => Ok(s.into_bytes()),
+        v => Err(Error::unexpected(what, &v)),
+    }
+}
+
+/// The key of an object: the prefix and the name exactly as given.
+pub fn main_key(prefix: &str, name: &[u8]) -> Vec<u8> {
+    let mut k = Vec::with_capacity(prefix.len() + name.len());
+    k.extend_from_slice(prefix.as_bytes());
+    k.extend_from_slice(name);
+    k
+}
+
+/// An auxiliary key of the object whose main key is `main`, in the same Redis
+/// Cluster hash slot: `{main}:suffix`, or `main:suffix` when `main` already
+/// carries a hash tag of its own.
+pub fn aux_key(main: &[u8], suffix: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(main.len() + suffix.len() + 3);
+    if has_hash_tag(main) {
+        k.extend_from_slice(main);
+    } else {
+        k.push(b'{');
+        k.extend_from_slice(main);
+        k.push(b'}');
+    }
+    k.push(b':');
+    k.extend_from_slice(suffix.as_bytes());
+    k
+}
+
+fn has_hash_tag(key: &[u8]) -> bool {
+    match key.iter().position(|&b| b == b'{') {
+        Some(open) => match key[open + 1..].iter().position(|&b| b == b'}') {
+            Some(len) => len > 0,
+            None => false,
+        },
+        None => false,
+    }
+}

@@ -1,0 +1,140 @@
+//! Persistent per-worker connections: one per distinct DSN per thread (one
+//! per PHP process on NTS, one per thread on ZTS), opened lazily on first use
+//! and kept across requests.
+//!
+//! A connection is taken out of the pool for the duration of one call and put
+//! back only if it is healthy, so a connection that hit an error is closed and
+//! never reused, and nothing is borrowed while PHP code could run.
+use super::dsn::Dsn;
+use super::error::{Error, Result};
+use super::stats;
+use super::wire::{Fail, Wire};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+#[derive(Default)]
+struct Pool {
+    generation: u64,
+    conns: HashMap<String, Wire>,
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+}
+
+/// Which of the (at most two) connections per DSN: `Main` carries every
+/// ordinary command, `Blocking` only blocking waits (BLPOP), so a wait can be
+/// cut short with `CLIENT UNBLOCK` sent over `Main`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Main,
+    Blocking,
+}
+
+fn slot_key(dsn: &Dsn, slot: Slot) -> String {
+    match slot {
+        Slot::Main => dsn.pool_key(),
+        Slot::Blocking => format!("{}#blocking", dsn.pool_key()),
+    }
+}
+
+fn take(key: &str) -> Option<Wire> {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let generation = stats::fork_generation();
+        if p.generation != generation {
+            // We are a forked child: these sockets are the parent's. Close our
+            // copies of the descriptors without a byte of I/O.
+            p.conns.clear();
+            p.generation = generation;
+        }
+        p.conns.remove(key)
+    })
+}
+
+fn put(key: String, wire: Wire) {
+    if !wire.is_broken() && wire.generation == stats::fork_generation() {
+        POOL.with(|p| p.borrow_mut().conns.insert(key, wire));
+    }
+}
+
+/// Number of connections this thread keeps open.
+pub fn pooled() -> usize {
+    POOL.with(|p| p.borrow().conns.len())
+}
+
+/// Closes every pooled connection of this thread (tests, and `RedisKit\reset()`).
+pub fn close_all() {
+    POOL.with(|p| p.borrow_mut().conns.clear());
+}
+
+/// Runs `f` on a live connection to `dsn`.
+///
+/// A dead pooled connection (server restarted, `CLIENT KILL`, idle timeout) is
+/// noticed before anything is written and replaced. If the connection breaks
+/// after the request was sent, `f` runs once more on a new connection only
+/// when `retry_safe` (a read, or a script that cannot apply twice); otherwise
+/// the caller gets `Error::Connection` and the next call reconnects.
+pub fn with_wire<R>(
+    dsn: &Dsn,
+    slot: Slot,
+    retry_safe: bool,
+    mut f: impl FnMut(&mut Wire) -> std::result::Result<R, Fail>,
+) -> Result<R> {
+    stats::ensure_fork_handler();
+    let key = slot_key(dsn, slot);
+    let mut retried = false;
+    loop {
+        let mut wire = match take(&key) {
+            Some(mut w) => {
+                if w.is_alive() {
+                    w
+                } else {
+                    drop(w);
+                    stats::reconnect();
+                    connect(dsn)?
+                }
+            }
+            None => connect(dsn)?,
+        };
+        match f(&mut wire) {
+            Ok(r) => {
+                put(key, wire);
+                return Ok(r);
+            }
+            Err(fail) => {
+                drop(wire);
+                let may_retry = match &fail {
+                    Fail::NotSent(_) => true,
+                    Fail::Lost(_) => retry_safe,
+                    Fail::Timeout(_) => false,
+                };
+                if may_retry && !retried {
+                    retried = true;
+                    stats::reconnect();
+                    continue;
+                }
+                stats::error();
+                return Err(Error::Connection(describe(dsn, fail)));
+            }
+        }
+    }
+}
+
+fn connect(dsn: &Dsn) -> Result<Wire> {
+    Wire::connect(dsn).map_err(|f| {
+        stats::error();
+        Error::Connection(match f {
+            Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => m,
+        })
+    })
+}
+
+fn describe(dsn: &Dsn, fail: Fail) -> String {
+    let at = dsn.redacted();
+    match fail {
+        Fail::NotSent(m) => format!("Redis at {at}: {m}"),
+        Fail::Lost(m) => format!("Redis at {at}: {m} (the command may or may not have run)"),
+        Fail::Timeout(m) => format!("Redis at {at}: {m} (read_timeout; the command may still run)"),
+    }
+}

@@ -1,0 +1,487 @@
+//! One socket to one Redis server: connect (TCP, TLS or unix), handshake,
+//! send packed commands, read replies with the `redis` crate's parser.
+//!
+//! A `Wire` never tries to be clever after an I/O error: it marks itself
+//! broken and the pool drops it (closing the socket without any I/O, which is
+//! also what a forked child does with its parent's sockets). So a reply that
+//! arrives late can never be read by the next command.
+use super::dsn::{Addr, Dsn};
+use super::stats;
+use redis::Value;
+use std::io::{self, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why a request did not get its reply.
+#[derive(Debug)]
+pub enum Fail {
+    /// Nothing reached Redis (connect failed, or the connection was found dead
+    /// before writing): safe to send again on a new connection.
+    NotSent(String),
+    /// The request was sent (maybe partly), then the connection broke: it may
+    /// or may not have run.
+    Lost(String),
+    /// No reply within the read timeout: it may still run. The socket is closed.
+    Timeout(String),
+}
+
+enum Stream {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+}
+
+impl Stream {
+    fn fd(&self) -> RawFd {
+        match self {
+            Stream::Tcp(s) => s.as_raw_fd(),
+            Stream::Unix(s) => s.as_raw_fd(),
+            Stream::Tls(s) => s.sock.as_raw_fd(),
+        }
+    }
+
+    fn set_timeout(&self, t: Option<Duration>) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => {
+                s.set_read_timeout(t)?;
+                s.set_write_timeout(t)
+            }
+            Stream::Unix(s) => {
+                s.set_read_timeout(t)?;
+                s.set_write_timeout(t)
+            }
+            Stream::Tls(s) => {
+                s.sock.set_read_timeout(t)?;
+                s.sock.set_write_timeout(t)
+            }
+        }
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.read(buf),
+            Stream::Unix(s) => s.read(buf),
+            Stream::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.write(buf),
+            Stream::Unix(s) => s.write(buf),
+            Stream::Tls(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => s.flush(),
+            Stream::Unix(s) => s.flush(),
+            Stream::Tls(s) => s.flush(),
+        }
+    }
+}
+
+pub struct Wire {
+    stream: Stream,
+    parser: redis::Parser,
+    timeout: Option<Duration>,
+    broken: bool,
+    /// Fork generation this socket belongs to (see `stats::fork_generation`).
+    pub(crate) generation: u64,
+    /// `CLIENT ID`, fetched the first time a blocking wait needs it.
+    pub(crate) client_id: Option<i64>,
+}
+
+impl Drop for Wire {
+    fn drop(&mut self) {
+        // Dropping only closes the file descriptor: no QUIT, no shutdown(2),
+        // so a forked child dropping its parent's socket leaves it working.
+        stats::connection_closed(self.generation);
+    }
+}
+
+impl Wire {
+    pub fn connect(dsn: &Dsn) -> Result<Wire, Fail> {
+        let start = Instant::now();
+        let deadline = start + dsn.connect_timeout;
+        let where_ = dsn.redacted();
+        let fail = |e: String| Fail::NotSent(format!("cannot connect to {where_}: {e}"));
+        let stream = match &dsn.addr {
+            Addr::Tcp { host, port } => Stream::Tcp(tcp_connect(host, *port, deadline).map_err(fail)?),
+            Addr::Unix { path } => {
+                let s = UnixStream::connect(path).map_err(|e| fail(e.to_string()))?;
+                Stream::Unix(s)
+            }
+            Addr::Tls { host, port, cafile, verify } => {
+                let tcp = tcp_connect(host, *port, deadline).map_err(fail)?;
+                Stream::Tls(Box::new(tls_wrap(tcp, host, cafile.as_deref(), *verify, deadline).map_err(fail)?))
+            }
+        };
+        let mut wire = Wire {
+            stream,
+            parser: redis::Parser::new(),
+            timeout: None,
+            broken: false,
+            generation: stats::fork_generation(),
+            client_id: None,
+        };
+        stats::connection_opened();
+
+        // Handshake (AUTH, SELECT) in one round trip, bounded by the connect timeout.
+        let mut setup: Vec<Vec<Vec<u8>>> = Vec::new();
+        if let Some(pw) = &dsn.password {
+            let mut c = vec![b"AUTH".to_vec()];
+            if let Some(u) = &dsn.user {
+                c.push(u.as_bytes().to_vec());
+            }
+            c.push(pw.as_bytes().to_vec());
+            setup.push(c);
+        }
+        if dsn.db != 0 {
+            setup.push(vec![b"SELECT".to_vec(), dsn.db.to_string().into_bytes()]);
+        }
+        if !setup.is_empty() {
+            let remaining = deadline
+                .checked_duration_since(Instant::now())
+                .unwrap_or(Duration::from_millis(1));
+            let mut packed = Vec::new();
+            for c in &setup {
+                pack_into(&mut packed, c.iter().map(|a| a.as_slice()));
+            }
+            let replies = wire.pipeline(&packed, setup.len(), remaining).map_err(|f| match f {
+                Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => {
+                    Fail::NotSent(format!("cannot connect to {where_}: handshake failed: {m}"))
+                }
+            })?;
+            for r in replies {
+                if let Value::ServerError(e) = r {
+                    return Err(Fail::NotSent(format!(
+                        "cannot connect to {where_}: {}",
+                        server_error_text(&e)
+                    )));
+                }
+            }
+        }
+        Ok(wire)
+    }
+
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Checks, without blocking and without sending anything, that the server
+    /// has not closed this connection (restart, CLIENT KILL, idle timeout)
+    /// and that no stray bytes wait to be read.
+    pub fn is_alive(&mut self) -> bool {
+        if self.broken {
+            return false;
+        }
+        let fd = self.stream.fd();
+        let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd, zero timeout.
+        let n = unsafe { libc::poll(&mut pfd, 1, 0) };
+        if n == 0 {
+            return true;
+        }
+        if n < 0 || pfd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+            return false;
+        }
+        if let Stream::Tls(s) = &mut self.stream {
+            // TLS may legitimately have unread records (session tickets):
+            // let rustls consume them, and only an EOF or data means trouble.
+            return tls_drain(s);
+        }
+        let mut b = [0u8; 1];
+        // SAFETY: valid fd and a one-byte buffer; MSG_PEEK consumes nothing.
+        let r = unsafe { libc::recv(fd, b.as_mut_ptr().cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            return e.kind() == io::ErrorKind::WouldBlock;
+        }
+        // 0: the server closed it; >0: bytes nobody asked for.
+        false
+    }
+
+    fn set_timeout(&mut self, t: Duration) -> Result<(), Fail> {
+        let t = Some(t.max(Duration::from_millis(1)));
+        if self.timeout != t {
+            self.stream.set_timeout(t).map_err(|e| {
+                self.broken = true;
+                Fail::NotSent(e.to_string())
+            })?;
+            self.timeout = t;
+        }
+        Ok(())
+    }
+
+    pub fn send(&mut self, packed: &[u8], n_commands: usize) -> Result<(), Fail> {
+        stats::commands(n_commands as u64);
+        let r = self.stream.write_all(packed).and_then(|_| self.stream.flush());
+        r.map_err(|e| {
+            self.broken = true;
+            if is_timeout(&e) {
+                Fail::Timeout(format!("write timed out: {e}"))
+            } else {
+                Fail::Lost(format!("connection lost while sending: {e}"))
+            }
+        })
+    }
+
+    pub fn recv(&mut self, timeout: Duration) -> Result<Value, Fail> {
+        self.set_timeout(timeout)?;
+        match self.parser.parse_value(&mut self.stream) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                self.broken = true;
+                let timed_out = e.is_timeout();
+                if timed_out {
+                    Err(Fail::Timeout(format!("no reply within {:.3}s", timeout.as_secs_f64())))
+                } else if e.is_connection_dropped() || e.is_io_error() {
+                    Err(Fail::Lost(format!("connection lost while waiting for the reply: {e}")))
+                } else {
+                    Err(Fail::Lost(format!("unreadable reply, connection closed: {e}")))
+                }
+            }
+        }
+    }
+
+    pub fn request(&mut self, packed: &[u8], timeout: Duration) -> Result<Value, Fail> {
+        self.set_timeout(timeout)?;
+        self.send(packed, 1)?;
+        self.recv(timeout)
+    }
+
+    /// Sends `n` packed commands at once and reads their `n` replies.
+    pub fn pipeline(&mut self, packed: &[u8], n: usize, timeout: Duration) -> Result<Vec<Value>, Fail> {
+        self.set_timeout(timeout)?;
+        self.send(packed, n)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(self.recv(timeout)?);
+        }
+        Ok(out)
+    }
+
+    /// Waits up to `timeout` for the socket to become readable (a reply to a
+    /// blocking command). `Ok(false)` on timeout; the reply stays pending.
+    pub fn wait_readable(&mut self, timeout: Duration) -> Result<bool, Fail> {
+        // No bytes can sit in the parser's or rustls's buffers here: only
+        // one blocking command is ever in flight and its reply is unread.
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let mut pfd = libc::pollfd { fd: self.stream.fd(), events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid pollfd.
+            let n = unsafe { libc::poll(&mut pfd, 1, ms) };
+            if n > 0 {
+                return Ok(true);
+            }
+            if n < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                self.broken = true;
+                return Err(Fail::Lost(e.to_string()));
+            }
+            if Instant::now() >= deadline {
+                return Ok(false);
+            }
+        }
+    }
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
+}
+
+pub fn server_error_text(e: &redis::ServerError) -> String {
+    match e.details() {
+        Some(d) => format!("{} {}", e.code(), d),
+        None => e.code().to_string(),
+    }
+}
+
+/// RESP-encodes one command.
+pub fn pack_into<'a>(out: &mut Vec<u8>, args: impl ExactSizeIterator<Item = &'a [u8]>) {
+    out.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
+    for a in args {
+        write_bulk(out, a);
+    }
+}
+
+/// RESP-encodes one bulk string.
+pub fn write_bulk(out: &mut Vec<u8>, b: &[u8]) {
+    out.push(b'$');
+    out.extend_from_slice(b.len().to_string().as_bytes());
+    out.extend_from_slice(b"\r\n");
+    out.extend_from_slice(b);
+    out.extend_from_slice(b"\r\n");
+}
+
+fn tcp_connect(host: &str, port: u16, deadline: Instant) -> Result<TcpStream, String> {
+    let addrs: Vec<_> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve host: {e}"))?
+        .collect();
+    let mut last = String::from("host resolved to no address");
+    for a in addrs {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            last = "connect timed out".into();
+            break;
+        }
+        match TcpStream::connect_timeout(&a, left) {
+            Ok(s) => {
+                let _ = s.set_nodelay(true);
+                return Ok(s);
+            }
+            Err(e) if is_timeout(&e) => last = format!("connect timed out after {:.3}s", left.as_secs_f64()),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(last)
+}
+
+fn tls_wrap(
+    tcp: TcpStream,
+    host: &str,
+    cafile: Option<&str>,
+    verify: bool,
+    deadline: Instant,
+) -> Result<rustls::StreamOwned<rustls::ClientConnection, TcpStream>, String> {
+    let config = tls_config(cafile, verify)?;
+    let name = rustls::pki_types::ServerName::try_from(host.to_string())
+        .map_err(|e| format!("invalid TLS server name '{host}': {e}"))?;
+    let mut conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
+    let mut tcp = tcp;
+    // The handshake is bounded by what is left of the connect timeout.
+    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
+    let _ = tcp.set_read_timeout(Some(left));
+    let _ = tcp.set_write_timeout(Some(left));
+    while conn.is_handshaking() {
+        conn.complete_io(&mut tcp).map_err(|e| format!("TLS handshake failed: {e}"))?;
+    }
+    Ok(rustls::StreamOwned::new(conn, tcp))
+}
+
+fn tls_config(cafile: Option<&str>, verify: bool) -> Result<Arc<rustls::ClientConfig>, String> {
+    use rustls::pki_types::{pem::PemObject, CertificateDer};
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?;
+    let config = if !verify {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(NoVerify(provider)))
+            .with_no_client_auth()
+    } else {
+        let mut roots = rustls::RootCertStore::empty();
+        match cafile {
+            Some(path) => {
+                let certs = CertificateDer::pem_file_iter(path).map_err(|e| format!("cannot read cafile {path}: {e}"))?;
+                for c in certs {
+                    let c = c.map_err(|e| format!("bad certificate in {path}: {e}"))?;
+                    roots.add(c).map_err(|e| format!("bad certificate in {path}: {e}"))?;
+                }
+            }
+            None => {
+                for c in rustls_native_certs::load_native_certs().certs {
+                    let _ = roots.add(c);
+                }
+            }
+        }
+        builder.with_root_certificates(roots).with_no_client_auth()
+    };
+    Ok(Arc::new(config))
+}
+
+fn tls_drain(s: &mut rustls::StreamOwned<rustls::ClientConnection, TcpStream>) -> bool {
+    if s.sock.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let mut alive = true;
+    loop {
+        match s.conn.read_tls(&mut s.sock) {
+            Ok(0) => {
+                alive = false;
+                break;
+            }
+            Ok(_) => {
+                if s.conn.process_new_packets().is_err() {
+                    alive = false;
+                    break;
+                }
+                let mut b = [0u8; 1];
+                match s.conn.reader().read(&mut b) {
+                    Ok(_) => {
+                        // EOF (close_notify) or stray plaintext: not usable.
+                        alive = false;
+                        break;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                    Err(_) => {
+                        alive = false;
+                        break;
+                    }
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(_) => {
+                alive = false;
+                break;
+            }
+        }
+    }
+    if s.sock.set_nonblocking(false).is_err() {
+        return false;
+    }
+    alive
+}
+
+#[derive(Debug)]
+struct NoVerify(Arc<rustls::crypto::CryptoProvider>);
+
+impl rustls::client::danger::ServerCertVerifier for NoVerify {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &rustls::pki_types::CertificateDer<'_>,
+        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
+        _server_name: &rustls::pki_types::ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        Ok(rustls::client::danger::ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}

@@ -1,0 +1,560 @@
+//! Rankings on a sorted set. Every read is one round trip; writes that must
+//! keep side structures in step (earliest-first ties, dense ranks, period
+//! boards, TTL) are one script each.
+//!
+//! Key layout (main key `K` = prefix . name):
+//! - `K`: the sorted set. With `ties = lexical` it is the plain `member ->
+//!   score` set phpredis code writes; with `ties = earliest` each member is
+//!   stored as a 14-hex-digit sequence number followed by the member, so
+//!   Redis's own order of equal scores is arrival order, exact for any score.
+//! - `{K}:seq` (earliest): member -> its sequence prefix.
+//! - `{K}:clock` (earliest): last sequence number handed out.
+//! - `{K}:ds`, `{K}:dc` (dense): the distinct scores and how many hold each.
+//! - `{K}:daily:2026-11-29`, `{K}:weekly:2026-W48`, `{K}:monthly:2026-11`:
+//!   period boards, each with the same layout.
+use crate::conn::{self, aux_key, bytes, float, int, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::options::{Connection, Options, Settings};
+use crate::scripts;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    Ordinal,
+    Competition,
+    Dense,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    Daily,
+    Weekly,
+    Monthly,
+}
+
+impl Period {
+    pub fn parse(s: &str) -> Result<Period> {
+        match s {
+            "daily" => Ok(Period::Daily),
+            "weekly" => Ok(Period::Weekly),
+            "monthly" => Ok(Period::Monthly),
+            _ => Err(Error::invalid(format!("unknown period '{s}' (use 'daily', 'weekly' or 'monthly')"))),
+        }
+    }
+
+    fn letter(self) -> char {
+        match self {
+            Period::Daily => 'd',
+            Period::Weekly => 'w',
+            Period::Monthly => 'm',
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Period::Daily => "daily",
+            Period::Weekly => "weekly",
+            Period::Monthly => "monthly",
+        }
+    }
+
+    /// The id of the period containing `unix_secs` (UTC): `2026-11-29`,
+    /// `2026-W48` (ISO week) or `2026-11`. Same arithmetic as `_lb_write.lua`.
+    pub fn id_at(self, unix_secs: i64) -> String {
+        let days = unix_secs.div_euclid(86_400);
+        match self {
+            Period::Daily => {
+                let (y, m, d) = civil_from_days(days);
+                format!("{y:04}-{m:02}-{d:02}")
+            }
+            Period::Weekly => {
+                let wd = (days + 3).rem_euclid(7) + 1;
+                let thu = days - wd + 4;
+                let (y, _, _) = civil_from_days(thu);
+                let week = (thu - days_from_civil(y, 1, 1)).div_euclid(7) + 1;
+                format!("{y:04}-W{week:02}")
+            }
+            Period::Monthly => {
+                let (y, m, _) = civil_from_days(days);
+                format!("{y:04}-{m:02}")
+            }
+        }
+    }
+
+    fn valid_id(self, id: &str) -> bool {
+        let b = id.as_bytes();
+        let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+        match self {
+            Period::Daily => b.len() == 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10),
+            Period::Weekly => b.len() == 8 && digits(0..4) && &b[4..6] == b"-W" && digits(6..8),
+            Period::Monthly => b.len() == 7 && digits(0..4) && b[4] == b'-' && digits(5..7),
+        }
+    }
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub desc: bool,
+    pub ranking: Ranking,
+    pub earliest: bool,
+    pub ttl: Option<Duration>,
+    pub periods: Vec<Period>,
+    pub retention: i64,
+}
+
+pub const OPTIONS: &[&str] = &["order", "ranking", "ties", "prefix", "ttl", "periods", "retention"];
+
+impl Config {
+    /// The config string the scripts parse: "order;ranking;ties;ttl_ms;periods;retention".
+    fn encode(&self) -> String {
+        let periods: String = if self.periods.is_empty() {
+            "-".into()
+        } else {
+            self.periods.iter().map(|p| p.letter()).collect()
+        };
+        format!(
+            "{};{};{};{};{};{}",
+            if self.desc { 'd' } else { 'a' },
+            match self.ranking {
+                Ranking::Ordinal => 'o',
+                Ranking::Competition => 'c',
+                Ranking::Dense => 'd',
+            },
+            if self.earliest { 'e' } else { 'l' },
+            self.ttl.map(|t| t.as_millis().max(1)).unwrap_or(0),
+            periods,
+            self.retention
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub member: Vec<u8>,
+    pub score: f64,
+    pub rank: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Leaderboard {
+    dsn: Arc<Dsn>,
+    key: Vec<u8>,
+    cfg: Config,
+    cfg_arg: String,
+    /// Plain sorted set, no side structures: writes and reads can be single commands.
+    plain_reads: bool,
+    plain_writes: bool,
+    keys: [Vec<u8>; 5],
+    period_base: Vec<u8>,
+}
+
+/// Members per command or script call in bulk writes.
+const CHUNK: usize = 1000;
+
+impl Leaderboard {
+    pub fn new(name: &[u8], connection: &Connection, mut opts: Options, settings: &Settings) -> Result<Self> {
+        if name.is_empty() {
+            return Err(Error::invalid("RedisLeaderboard: the board name must not be empty"));
+        }
+        let desc = opts.choice("order", &["desc", "asc"], "desc")? == "desc";
+        let ranking = match opts.choice("ranking", &["ordinal", "competition", "dense"], "ordinal")? {
+            "competition" => Ranking::Competition,
+            "dense" => Ranking::Dense,
+            _ => Ranking::Ordinal,
+        };
+        let earliest = opts.choice("ties", &["lexical", "earliest"], "lexical")? == "earliest";
+        let prefix = opts.bytes("prefix")?.unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        let ttl = opts.seconds("ttl")?;
+        let mut periods = Vec::new();
+        for p in opts.string_list("periods")? {
+            let p = Period::parse(&p)?;
+            if !periods.contains(&p) {
+                periods.push(p);
+            }
+        }
+        let retention = opts.int("retention", 0, 10_000, 2)?;
+        opts.finish("RedisLeaderboard", OPTIONS)?;
+        let dsn = connection.single(settings)?;
+        let mut key = prefix;
+        key.extend_from_slice(name);
+        Ok(Self::with_key(dsn, key, Config { desc, ranking, earliest, ttl, periods, retention }))
+    }
+
+    fn with_key(dsn: Arc<Dsn>, key: Vec<u8>, cfg: Config) -> Self {
+        let keys = [
+            key.clone(),
+            aux_key(&key, "clock"),
+            aux_key(&key, "seq"),
+            aux_key(&key, "ds"),
+            aux_key(&key, "dc"),
+        ];
+        let period_base = aux_key(&key, "");
+        let plain_reads = !cfg.earliest && cfg.ranking == Ranking::Ordinal;
+        let plain_writes = plain_reads && cfg.periods.is_empty() && cfg.ttl.is_none();
+        Leaderboard { cfg_arg: cfg.encode(), dsn, key, cfg, plain_reads, plain_writes, keys, period_base }
+    }
+
+    pub fn key(&self) -> &[u8] {
+        &self.key
+    }
+
+    fn call<'a>(&self, script: &'a conn::Script) -> ScriptCall<'a> {
+        let mut c = ScriptCall::new(script);
+        for k in &self.keys {
+            c.key(k);
+        }
+        c.arg(&self.cfg_arg).arg(&self.period_base);
+        c
+    }
+
+    pub fn set_score(&self, member: &[u8], score: f64) -> Result<()> {
+        check_score(score)?;
+        self.set_scores(&[(member, score)]).map(|_| ())
+    }
+
+    /// Writes many scores, pipelined in chunks; returns how many members were new.
+    pub fn set_scores(&self, entries: &[(&[u8], f64)]) -> Result<i64> {
+        for (_, s) in entries {
+            check_score(*s)?;
+        }
+        if entries.is_empty() {
+            return Ok(0);
+        }
+        // Setting a score is idempotent in every mode (same score: time kept),
+        // so a lost reply can safely be retried on a new connection.
+        let replies = if self.plain_writes {
+            let cmds: Vec<Args> = entries
+                .chunks(CHUNK)
+                .map(|chunk| {
+                    let mut a = Args::cmd("ZADD");
+                    a.push(&self.key);
+                    for (m, s) in chunk {
+                        a.float(*s).push(m);
+                    }
+                    a
+                })
+                .collect();
+            conn::pipeline(&self.dsn, &cmds, true)?
+        } else {
+            let calls: Vec<ScriptCall> = entries
+                .chunks(CHUNK)
+                .map(|chunk| {
+                    let mut c = self.call(&scripts::LB_SET);
+                    for (m, s) in chunk {
+                        c.arg(m).float(*s);
+                    }
+                    c
+                })
+                .collect();
+            if calls.len() == 1 {
+                vec![conn::eval(&self.dsn, &calls[0], true)?]
+            } else {
+                conn::eval_many(&self.dsn, &calls)?
+            }
+        };
+        let mut added = 0;
+        for r in replies {
+            added += int(conn::check(r)?, "setScores")?;
+        }
+        Ok(added)
+    }
+
+    pub fn set_score_if_better(&self, member: &[u8], score: f64) -> Result<bool> {
+        check_score(score)?;
+        let mut c = self.call(&scripts::LB_SET_BETTER);
+        c.arg(member).float(score);
+        Ok(int(conn::eval(&self.dsn, &c, true)?, "setScoreIfBetter")? == 1)
+    }
+
+    pub fn increment_score(&self, member: &[u8], delta: f64) -> Result<f64> {
+        check_score(delta)?;
+        if self.plain_writes {
+            let mut a = Args::cmd("ZINCRBY");
+            a.push(&self.key).float(delta).push(member);
+            return float(conn::command(&self.dsn, &a, false)?, "incrementScore");
+        }
+        let mut c = self.call(&scripts::LB_INCR);
+        c.arg(member).float(delta);
+        float(conn::eval(&self.dsn, &c, false)?, "incrementScore")
+    }
+
+    pub fn remove(&self, members: &[&[u8]]) -> Result<i64> {
+        if members.is_empty() {
+            return Ok(0);
+        }
+        if self.plain_writes {
+            let mut a = Args::cmd("ZREM");
+            a.push(&self.key);
+            for m in members {
+                a.push(m);
+            }
+            return int(conn::command(&self.dsn, &a, true)?, "remove");
+        }
+        let mut c = self.call(&scripts::LB_REMOVE);
+        for m in members {
+            c.arg(m);
+        }
+        int(conn::eval(&self.dsn, &c, true)?, "remove")
+    }
+
+    pub fn score(&self, member: &[u8]) -> Result<Option<f64>> {
+        if self.plain_reads {
+            let mut a = Args::cmd("ZSCORE");
+            a.push(&self.key).push(member);
+            return match conn::command(&self.dsn, &a, true)? {
+                Value::Nil => Ok(None),
+                v => float(v, "score").map(Some),
+            };
+        }
+        Ok(self.lookup(member)?.map(|l| l.score))
+    }
+
+    pub fn rank(&self, member: &[u8]) -> Result<Option<i64>> {
+        if self.plain_reads {
+            let mut a = Args::cmd(if self.cfg.desc { "ZREVRANK" } else { "ZRANK" });
+            a.push(&self.key).push(member);
+            return match conn::command(&self.dsn, &a, true)? {
+                Value::Nil => Ok(None),
+                v => Ok(Some(int(v, "rank")? + 1)),
+            };
+        }
+        Ok(self.lookup(member)?.map(|l| l.rank))
+    }
+
+    pub fn entry(&self, member: &[u8]) -> Result<Option<Entry>> {
+        Ok(self.lookup(member)?.map(|l| Entry { member: member.to_vec(), score: l.score, rank: l.rank }))
+    }
+
+    /// Share of the board (0..100) this member is ahead of or tied with.
+    pub fn percentile(&self, member: &[u8]) -> Result<Option<f64>> {
+        Ok(self.lookup(member)?.map(|l| {
+            if l.count == 0 {
+                100.0
+            } else {
+                (l.count - l.better) as f64 * 100.0 / l.count as f64
+            }
+        }))
+    }
+
+    fn lookup(&self, member: &[u8]) -> Result<Option<Lookup>> {
+        let mut c = self.call(&scripts::LB_ENTRY);
+        c.arg(member);
+        match conn::eval(&self.dsn, &c, true)? {
+            Value::Nil => Ok(None),
+            Value::Array(v) if v.len() == 4 => {
+                let mut it = v.into_iter();
+                let mut next = || it.next().unwrap_or(Value::Nil);
+                Ok(Some(Lookup {
+                    score: float(next(), "entry")?,
+                    rank: int(next(), "entry")?,
+                    count: int(next(), "entry")?,
+                    better: int(next(), "entry")?,
+                }))
+            }
+            v => Err(Error::unexpected("entry", &v)),
+        }
+    }
+
+    pub fn top(&self, limit: i64) -> Result<Vec<Entry>> {
+        if limit < 1 {
+            return Err(Error::invalid(format!("limit must be >= 1, got {limit}")));
+        }
+        self.range(0, limit - 1)
+    }
+
+    pub fn page(&self, page: i64, per_page: i64) -> Result<Vec<Entry>> {
+        if page < 1 {
+            return Err(Error::invalid(format!("page must be >= 1, got {page}")));
+        }
+        if per_page < 1 {
+            return Err(Error::invalid(format!("perPage must be >= 1, got {per_page}")));
+        }
+        let start = (page - 1).checked_mul(per_page).ok_or_else(|| Error::invalid("page * perPage is too large"))?;
+        self.range(start, start.saturating_add(per_page - 1))
+    }
+
+    pub fn between(&self, from: i64, to: i64) -> Result<Vec<Entry>> {
+        if from < 1 {
+            return Err(Error::invalid(format!("fromRank must be >= 1, got {from}")));
+        }
+        if from > to {
+            return Err(Error::invalid(format!("fromRank ({from}) must not be greater than toRank ({to})")));
+        }
+        self.range(from - 1, to - 1)
+    }
+
+    /// Entries at 0-based positions `start..=stop`.
+    fn range(&self, start: i64, stop: i64) -> Result<Vec<Entry>> {
+        if self.plain_reads {
+            let mut a = Args::cmd(if self.cfg.desc { "ZREVRANGE" } else { "ZRANGE" });
+            a.push(&self.key).int(start).int(stop).push("WITHSCORES");
+            let v = conn::command(&self.dsn, &a, true)?;
+            let Value::Array(items) = v else {
+                return Err(Error::unexpected("range", &v));
+            };
+            let mut out = Vec::with_capacity(items.len() / 2);
+            let mut it = items.into_iter();
+            let mut rank = start;
+            while let (Some(m), Some(s)) = (it.next(), it.next()) {
+                rank += 1;
+                out.push(Entry { member: bytes(m, "range")?, score: float(s, "range")?, rank });
+            }
+            return Ok(out);
+        }
+        let mut c = self.call(&scripts::LB_RANGE);
+        c.int(start).int(stop);
+        entries(conn::eval(&self.dsn, &c, true)?)
+    }
+
+    pub fn around(&self, member: &[u8], radius: i64) -> Result<Vec<Entry>> {
+        if radius < 0 {
+            return Err(Error::invalid(format!("radius must be >= 0, got {radius}")));
+        }
+        if radius > 10_000 {
+            return Err(Error::invalid(format!("radius must be <= 10000, got {radius}")));
+        }
+        let mut c = self.call(&scripts::LB_AROUND);
+        c.arg(member).int(radius);
+        entries(conn::eval(&self.dsn, &c, true)?)
+    }
+
+    pub fn count(&self) -> Result<i64> {
+        let mut a = Args::cmd("ZCARD");
+        a.push(&self.key);
+        int(conn::command(&self.dsn, &a, true)?, "count")
+    }
+
+    /// Deletes the board and its side keys (not its period boards).
+    pub fn clear(&self) -> Result<()> {
+        let mut a = Args::cmd("DEL");
+        for k in &self.keys {
+            a.push(k);
+        }
+        conn::command(&self.dsn, &a, true).map(|_| ())
+    }
+
+    /// The board of one period: the current one (by the Redis server's clock)
+    /// when `id` is `None`.
+    pub fn period(&self, period: &str, id: Option<&str>) -> Result<Leaderboard> {
+        let p = Period::parse(period)?;
+        if !self.cfg.periods.contains(&p) {
+            return Err(Error::invalid(format!(
+                "period '{period}' is not kept by this board (add it to the 'periods' option)"
+            )));
+        }
+        let id = match id {
+            Some(id) if p.valid_id(id) => id.to_string(),
+            Some(id) => {
+                return Err(Error::invalid(format!(
+                    "invalid {period} period id '{id}' (expected {})",
+                    match p {
+                        Period::Daily => "YYYY-MM-DD",
+                        Period::Weekly => "YYYY-Www (ISO week)",
+                        Period::Monthly => "YYYY-MM",
+                    }
+                )))
+            }
+            None => p.id_at(server_time(&self.dsn)?),
+        };
+        let mut key = self.period_base.clone();
+        key.extend_from_slice(format!("{}:{id}", p.name()).as_bytes());
+        let cfg = Config { periods: Vec::new(), ttl: None, ..self.cfg.clone() };
+        Ok(Self::with_key(self.dsn.clone(), key, cfg))
+    }
+}
+
+struct Lookup {
+    score: f64,
+    rank: i64,
+    count: i64,
+    better: i64,
+}
+
+/// Unix seconds on the Redis server's clock.
+pub fn server_time(dsn: &Dsn) -> Result<i64> {
+    match conn::command(dsn, &Args::cmd("TIME"), true)? {
+        Value::Array(v) if !v.is_empty() => int(v.into_iter().next().unwrap_or(Value::Nil), "TIME"),
+        v => Err(Error::unexpected("TIME", &v)),
+    }
+}
+
+fn check_score(s: f64) -> Result<()> {
+    if s.is_nan() {
+        Err(Error::invalid("score must be a number, got NAN"))
+    } else {
+        Ok(())
+    }
+}
+
+fn entries(v: Value) -> Result<Vec<Entry>> {
+    let Value::Array(items) = v else {
+        return Err(Error::unexpected("leaderboard range", &v));
+    };
+    let mut out = Vec::with_capacity(items.len() / 3);
+    let mut it = items.into_iter();
+    while let (Some(m), Some(s), Some(r)) = (it.next(), it.next(), it.next()) {
+        out.push(Entry { member: bytes(m, "range")?, score: float(s, "range")?, rank: int(r, "range")? });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn period_ids() {
+        // 2026-11-29 is a Sunday in ISO week 48.
+        let t = days_from_civil(2026, 11, 29) * 86_400 + 3600;
+        assert_eq!(Period::Daily.id_at(t), "2026-11-29");
+        assert_eq!(Period::Weekly.id_at(t), "2026-W48");
+        assert_eq!(Period::Monthly.id_at(t), "2026-11");
+        // ISO week years differ from calendar years at the edges.
+        assert_eq!(Period::Weekly.id_at(days_from_civil(2027, 1, 1) * 86_400), "2026-W53");
+        assert_eq!(Period::Weekly.id_at(days_from_civil(2024, 12, 30) * 86_400), "2025-W01");
+        assert_eq!(Period::Weekly.id_at(0), "1970-W01");
+        for d in -1000..30_000 {
+            assert_eq!(days_from_civil(civil_from_days(d).0, civil_from_days(d).1, civil_from_days(d).2), d);
+        }
+        assert!(Period::Weekly.valid_id("2026-W48"));
+        assert!(!Period::Weekly.valid_id("2026-48"));
+        assert!(Period::Daily.valid_id("2026-11-29"));
+        assert!(!Period::Monthly.valid_id("2026-1"));
+    }
+
+    #[test]
+    fn config_string() {
+        let c = Config {
+            desc: false,
+            ranking: Ranking::Dense,
+            earliest: true,
+            ttl: Some(Duration::from_millis(1500)),
+            periods: vec![Period::Weekly, Period::Daily],
+            retention: 3,
+        };
+        assert_eq!(c.encode(), "a;d;e;1500;wd;3");
+    }
+}

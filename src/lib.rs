@@ -1,0 +1,45 @@
+//! rediskit: a Redis toolkit for PHP. This file only registers the module;
+//! the pure-Rust core lives in `conn` and one module per primitive, the PHP
+//! bindings in `php`.
+pub mod conn;
+pub mod leaderboard;
+pub mod options;
+pub mod scripts;
+
+#[cfg(not(test))]
+mod php;
+
+#[cfg(not(test))]
+use ext_php_rs::prelude::*;
+
+#[cfg(not(test))]
+fn startup(ty: i32, module_number: i32) -> i32 {
+    php::startup(ty, module_number)
+}
+
+/// This worker's counters: connections_opened, live_connections, reconnects,
+/// commands, scripts_loaded, noscript_fallbacks, errors, requests, pid.
+/// @return array<string, int>
+#[cfg(not(test))]
+#[php_function]
+#[php(name = "RedisKit\\stats")]
+pub fn stats() -> Vec<(String, i64)> {
+    conn::stats::snapshot().into_iter().map(|(k, v)| (k.to_string(), v as i64)).collect()
+}
+
+#[cfg(not(test))]
+#[php_module]
+#[php(startup = startup)]
+pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .name("rediskit")
+        .version(php::VERSION)
+        .class::<php::exceptions::RedisKitException>()
+        .class::<php::exceptions::ConnectionException>()
+        .class::<php::exceptions::LockTimeoutException>()
+        .class::<php::leaderboard::RedisLeaderboard>()
+        .function(wrap_function!(stats))
+        .request_startup_function(php::request_startup)
+        .request_shutdown_function(php::request_shutdown)
+        .info_function(php::info)
+}

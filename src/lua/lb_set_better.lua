@@ -1,0 +1,16 @@
+-- setScoreIfBetter: ARGV[3] member, ARGV[4] score. Returns 1 if the main board stored it.
+--!include _lb_common.lua
+--!include _lb_write.lua
+local list = boards()
+local m, s = ARGV[3], number_arg(4)
+local stored = 0
+for j, b in ipairs(list) do
+  local old, oldm = get(b, m)
+  local better = not old or (DESC and s > tonumber(old)) or (not DESC and s < tonumber(old))
+  if better then
+    put(b, m, s, old, oldm)
+    if j == 1 then stored = 1 end
+  end
+end
+touch(list)
+return stored

@@ -1,0 +1,222 @@
+//! Option arrays and connection arguments as the core sees them, already
+//! converted from PHP values by the bindings. Every primitive validates its
+//! own options here, so unknown keys and bad values fail the same way.
+use crate::conn::{Dsn, Error, Result, Timeouts};
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptValue {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Vec<u8>),
+    List(Vec<OptValue>),
+    Other(&'static str),
+}
+
+impl OptValue {
+    fn type_name(&self) -> &'static str {
+        match self {
+            OptValue::Null => "null",
+            OptValue::Bool(_) => "bool",
+            OptValue::Int(_) => "int",
+            OptValue::Float(_) => "float",
+            OptValue::Str(_) => "string",
+            OptValue::List(_) => "array",
+            OptValue::Other(t) => t,
+        }
+    }
+}
+
+/// The process-wide defaults (ini settings), read once per request.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub default_dsn: String,
+    pub prefix: String,
+    pub timeouts: Timeouts,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            default_dsn: "redis://127.0.0.1:6379".into(),
+            prefix: String::new(),
+            timeouts: Timeouts::default(),
+        }
+    }
+}
+
+/// The `$connection` argument.
+#[derive(Debug, Clone)]
+pub enum Connection {
+    Default,
+    Dsn(String),
+    /// A plain list of DSNs (independent masters).
+    List(Vec<String>),
+    /// An array form not supported (yet): the message says which.
+    Unsupported(String),
+}
+
+impl Connection {
+    /// Resolves a single-server connection.
+    pub fn single(&self, settings: &Settings) -> Result<Arc<Dsn>> {
+        match self {
+            Connection::Default => Ok(Arc::new(Dsn::parse(&settings.default_dsn, settings.timeouts)?)),
+            Connection::Dsn(s) => Ok(Arc::new(Dsn::parse(s, settings.timeouts)?)),
+            Connection::List(_) => Err(Error::invalid(
+                "a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string",
+            )),
+            Connection::Unsupported(why) => Err(Error::invalid(why.clone())),
+        }
+    }
+}
+
+/// An options array being consumed: each known key is taken out, and
+/// whatever is left at the end is an unknown key.
+#[derive(Debug, Default)]
+pub struct Options {
+    entries: Vec<(String, OptValue)>,
+}
+
+impl Options {
+    pub fn new(entries: Vec<(String, OptValue)>) -> Self {
+        Options { entries }
+    }
+
+    pub fn take(&mut self, key: &str) -> Option<OptValue> {
+        let i = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.remove(i).1)
+    }
+
+    /// Fails on the first key nobody took, naming it and the known ones.
+    pub fn finish(self, class: &str, known: &[&str]) -> Result<()> {
+        match self.entries.first() {
+            None => Ok(()),
+            Some((k, _)) => Err(Error::invalid(format!(
+                "{class}: unknown option '{k}' (known options: {})",
+                known.join(", ")
+            ))),
+        }
+    }
+
+    pub fn string(&mut self, key: &str) -> Result<Option<String>> {
+        match self.take(key) {
+            None | Some(OptValue::Null) => Ok(None),
+            Some(OptValue::Str(s)) => String::from_utf8(s)
+                .map(Some)
+                .map_err(|_| Error::invalid(format!("option '{key}' must be valid UTF-8"))),
+            Some(v) => Err(wrong_type(key, "a string", &v)),
+        }
+    }
+
+    pub fn bytes(&mut self, key: &str) -> Result<Option<Vec<u8>>> {
+        match self.take(key) {
+            None | Some(OptValue::Null) => Ok(None),
+            Some(OptValue::Str(s)) => Ok(Some(s)),
+            Some(v) => Err(wrong_type(key, "a string", &v)),
+        }
+    }
+
+    /// One of `allowed`, or `default` when absent.
+    pub fn choice(&mut self, key: &str, allowed: &[&'static str], default: &'static str) -> Result<&'static str> {
+        match self.string(key)? {
+            None => Ok(default),
+            Some(s) => allowed.iter().find(|a| **a == s).copied().ok_or_else(|| {
+                Error::invalid(format!("option '{key}' must be one of '{}', got '{s}'", allowed.join("', '")))
+            }),
+        }
+    }
+
+    pub fn bool(&mut self, key: &str, default: bool) -> Result<bool> {
+        match self.take(key) {
+            None | Some(OptValue::Null) => Ok(default),
+            Some(OptValue::Bool(b)) => Ok(b),
+            Some(v) => Err(wrong_type(key, "a bool", &v)),
+        }
+    }
+
+    /// A number of seconds > 0 (finite), or `None` when absent.
+    pub fn seconds(&mut self, key: &str) -> Result<Option<Duration>> {
+        let v = match self.take(key) {
+            None | Some(OptValue::Null) => return Ok(None),
+            Some(OptValue::Int(i)) => i as f64,
+            Some(OptValue::Float(f)) => f,
+            Some(v) => return Err(wrong_type(key, "a number of seconds", &v)),
+        };
+        positive_secs(key, v).map(Some)
+    }
+
+    /// An integer in `min..=max`, or `default` when absent.
+    pub fn int(&mut self, key: &str, min: i64, max: i64, default: i64) -> Result<i64> {
+        match self.take(key) {
+            None | Some(OptValue::Null) => Ok(default),
+            Some(OptValue::Int(i)) if (min..=max).contains(&i) => Ok(i),
+            Some(OptValue::Int(i)) => Err(Error::invalid(format!("option '{key}' must be between {min} and {max}, got {i}"))),
+            Some(v) => Err(wrong_type(key, "an int", &v)),
+        }
+    }
+
+    /// A list of strings (an empty list when absent).
+    pub fn string_list(&mut self, key: &str) -> Result<Vec<String>> {
+        match self.take(key) {
+            None | Some(OptValue::Null) => Ok(Vec::new()),
+            Some(OptValue::List(items)) => items
+                .into_iter()
+                .map(|v| match v {
+                    OptValue::Str(s) => String::from_utf8(s).map_err(|_| Error::invalid(format!("option '{key}' must hold strings"))),
+                    v => Err(wrong_type(key, "a list of strings", &v)),
+                })
+                .collect(),
+            Some(v) => Err(wrong_type(key, "a list of strings", &v)),
+        }
+    }
+}
+
+fn wrong_type(key: &str, want: &str, got: &OptValue) -> Error {
+    Error::invalid(format!("option '{key}' must be {want}, got {}", got.type_name()))
+}
+
+/// Seconds as a `Duration`: finite and > 0.
+pub fn positive_secs(what: &str, v: f64) -> Result<Duration> {
+    if v.is_finite() && v > 0.0 && v < 1e9 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(Error::invalid(format!("{what} must be a positive number of seconds, got {v}")))
+    }
+}
+
+/// Seconds as a `Duration`: finite and >= 0.
+pub fn non_negative_secs(what: &str, v: f64) -> Result<Duration> {
+    if v.is_finite() && (0.0..1e9).contains(&v) {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(Error::invalid(format!("{what} must be a finite number of seconds >= 0, got {v}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let mut o = Options::new(vec![("order".into(), OptValue::Str(b"asc".to_vec())), ("colour".into(), OptValue::Int(1))]);
+        assert_eq!(o.choice("order", &["desc", "asc"], "desc").unwrap(), "asc");
+        let e = o.finish("RedisLeaderboard", &["order"]).unwrap_err();
+        assert!(e.message().contains("'colour'"), "{e}");
+    }
+
+    #[test]
+    fn values_are_checked() {
+        let mut o = Options::new(vec![("ttl".into(), OptValue::Float(-1.0))]);
+        assert!(o.seconds("ttl").is_err());
+        let mut o = Options::new(vec![("ttl".into(), OptValue::Str(b"x".to_vec()))]);
+        assert!(o.seconds("ttl").is_err());
+        let mut o = Options::new(vec![("order".into(), OptValue::Str(b"up".to_vec()))]);
+        assert!(o.choice("order", &["desc", "asc"], "desc").is_err());
+        assert!(non_negative_secs("wait", f64::NAN).is_err());
+        assert!(positive_secs("ttl", 0.0).is_err());
+    }
+}

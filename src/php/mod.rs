@@ -1,0 +1,267 @@
+//! PHP bindings: argument conversion, exceptions, ini, phpinfo and request
+//! hooks. No Redis logic lives here.
+pub mod exceptions;
+pub mod leaderboard;
+
+use crate::conn::{self, Error, Timeouts};
+use crate::options::{Connection, OptValue, Options, Settings};
+use exceptions::{ConnectionException, RedisKitException};
+use ext_php_rs::convert::FromZval;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::flags::{DataType, IniEntryPermission};
+use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::zend::{ce, ExecutorGlobals, IniEntryDef, IniEntryDefs, ModuleEntry};
+use std::time::Duration;
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+static INI: IniEntryDefs<5> = IniEntryDefs::new([
+    IniEntryDef::new(c"rediskit.default_dsn", c"redis://127.0.0.1:6379", IniEntryPermission::All),
+    IniEntryDef::new(c"rediskit.prefix", c"", IniEntryPermission::All),
+    IniEntryDef::new(c"rediskit.connect_timeout", c"1.0", IniEntryPermission::All),
+    IniEntryDef::new(c"rediskit.read_timeout", c"2.0", IniEntryPermission::All),
+    IniEntryDef::end(),
+]);
+
+pub fn startup(_ty: i32, module_number: i32) -> i32 {
+    IniEntryDef::register(INI.as_slice(), module_number);
+    0
+}
+
+/// # Safety
+/// Called by PHP at the start of every request.
+pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
+    let _ = std::panic::catch_unwind(|| {
+        exceptions::restore_exception_constructors();
+        conn::stats::request_started();
+    });
+    0
+}
+
+/// # Safety
+/// Called by PHP at the end of every request.
+pub unsafe extern "C" fn request_shutdown(_ty: i32, _module: i32) -> i32 {
+    0
+}
+
+/// # Safety
+/// Called by PHP for phpinfo().
+pub unsafe extern "C" fn info(_module: *mut ModuleEntry) {
+    let _ = std::panic::catch_unwind(|| {
+        let s = settings();
+        ext_php_rs::info_table_start!();
+        ext_php_rs::info_table_row!("rediskit support", "enabled");
+        ext_php_rs::info_table_row!("version", VERSION);
+        ext_php_rs::info_table_row!("redis crate", "1.x (sync API)");
+        ext_php_rs::info_table_row!("rediskit.default_dsn", safe_dsn(&s.default_dsn));
+        ext_php_rs::info_table_row!("rediskit.prefix", s.prefix.replace('\0', ""));
+        ext_php_rs::info_table_row!("rediskit.connect_timeout", format!("{:.3}", s.timeouts.connect.as_secs_f64()));
+        ext_php_rs::info_table_row!("rediskit.read_timeout", format!("{:.3}", s.timeouts.read.as_secs_f64()));
+        ext_php_rs::info_table_row!("live connections", conn::stats::live_connections().to_string());
+        ext_php_rs::info_table_end!();
+    });
+}
+
+/// A DSN for display: parsed and redacted, or redacted as raw text.
+fn safe_dsn(raw: &str) -> String {
+    match conn::Dsn::parse(raw, Timeouts::default()) {
+        Ok(d) => d.redacted(),
+        Err(_) => conn::redact_raw(raw),
+    }
+    .replace('\0', "")
+}
+
+fn ini_value(name: &str) -> Option<String> {
+    let eg = ExecutorGlobals::get();
+    // SAFETY: EG(ini_directives) lives for the whole request once set.
+    let table = unsafe { eg.ini_directives.as_ref() }?;
+    let zv = table.get(name)?;
+    // SAFETY: ini directive entries are zend_ini_entry pointers owned by the table.
+    unsafe {
+        let entry = zv.ptr::<ext_php_rs::ffi::zend_ini_entry>()?.as_ref()?;
+        let value = entry.value.as_ref()?;
+        Some(String::from_utf8_lossy(value.as_bytes()).into_owned())
+    }
+}
+
+fn ini_secs(name: &str, default: f64) -> Duration {
+    let v = ini_value(name).and_then(|s| s.trim().parse::<f64>().ok()).unwrap_or(default);
+    if v.is_finite() && v > 0.0 && v < 1e9 {
+        Duration::from_secs_f64(v)
+    } else {
+        Duration::from_secs_f64(default)
+    }
+}
+
+/// The ini settings as they are now (ini_set() included).
+pub fn settings() -> Settings {
+    Settings {
+        default_dsn: ini_value("rediskit.default_dsn").unwrap_or_else(|| "redis://127.0.0.1:6379".into()),
+        prefix: ini_value("rediskit.prefix").unwrap_or_default(),
+        timeouts: Timeouts { connect: ini_secs("rediskit.connect_timeout", 1.0), read: ini_secs("rediskit.read_timeout", 2.0) },
+    }
+}
+
+/// Maps a core error to the PHP exception users catch.
+pub fn throw(e: Error) -> PhpException {
+    match e {
+        Error::Invalid(m) => PhpException::new(m, 0, ce::value_error()),
+        Error::Connection(m) => PhpException::from_class::<ConnectionException>(m),
+        Error::Redis(m) => PhpException::from_class::<RedisKitException>(m),
+    }
+}
+
+pub fn value_error(msg: impl Into<String>) -> PhpException {
+    PhpException::new(msg.into(), 0, ce::value_error())
+}
+
+/// PHP's name for the type of a value, as in PHP's own TypeError messages.
+pub fn type_name(z: &Zval) -> &'static str {
+    if z.is_null() {
+        "null"
+    } else if z.is_bool() {
+        "bool"
+    } else if z.is_long() {
+        "int"
+    } else if z.is_double() {
+        "float"
+    } else if z.is_string() {
+        "string"
+    } else if z.is_array() {
+        "array"
+    } else if z.is_object() {
+        "object"
+    } else {
+        "resource"
+    }
+}
+
+/// A binary-safe string argument. Like PHP's own `string` parameters in
+/// coercive mode, an int is taken as its decimal text (user ids).
+pub struct Bytes(pub Vec<u8>);
+
+impl FromZval<'_> for Bytes {
+    const TYPE: DataType = DataType::String;
+
+    fn from_zval(zval: &Zval) -> Option<Self> {
+        bytes_of(zval).map(Bytes)
+    }
+}
+
+pub fn bytes_of(zval: &Zval) -> Option<Vec<u8>> {
+    if let Some(s) = zval.zend_str() {
+        Some(s.as_bytes().to_vec())
+    } else {
+        zval.long().map(|l| l.to_string().into_bytes())
+    }
+}
+
+/// A PHP array key, binary-safe (ext-php-rs's own iterator panics on keys
+/// that are not UTF-8).
+pub enum Key {
+    Int(i64),
+    Bytes(Vec<u8>),
+}
+
+impl Key {
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Key::Int(i) => i.to_string().into_bytes(),
+            Key::Bytes(b) => b,
+        }
+    }
+}
+
+/// The entries of a PHP array in order.
+pub fn array_entries(arr: &ZendHashTable) -> Vec<(Key, &Zval)> {
+    let mut out = Vec::with_capacity(arr.len());
+    let mut it = arr.iter();
+    while let Some((k, v)) = it.next_zval() {
+        let key = match k.long() {
+            Some(i) => Key::Int(i),
+            None => Key::Bytes(k.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default()),
+        };
+        out.push((key, v));
+    }
+    out
+}
+
+/// The `string|array|null $connection` argument.
+pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
+    let Some(z) = zval else { return Ok(Connection::Default) };
+    if z.is_null() {
+        return Ok(Connection::Default);
+    }
+    if let Some(s) = z.zend_str() {
+        return match std::str::from_utf8(s.as_bytes()) {
+            Ok(s) => Ok(Connection::Dsn(s.to_string())),
+            Err(_) => Err(value_error("the connection DSN must be valid UTF-8")),
+        };
+    }
+    let Some(arr) = z.array() else {
+        return Err(PhpException::new(
+            format!("the connection must be a DSN string, an array or null, {} given", type_name(z)),
+            0,
+            ce::type_error(),
+        ));
+    };
+    if arr.get("cluster").is_some() {
+        return Ok(Connection::Unsupported(
+            "Redis Cluster connections (['cluster' => [...]]) are not supported by this version of rediskit".into(),
+        ));
+    }
+    if arr.get("sentinel").is_some() {
+        return Ok(Connection::Unsupported(
+            "Redis Sentinel connections (['sentinel' => [...], 'service' => ...]) are not supported by this version of rediskit".into(),
+        ));
+    }
+    let mut list = Vec::new();
+    for (key, v) in array_entries(arr) {
+        if let Key::Bytes(k) = key {
+            return Err(value_error(format!(
+                "unknown connection array key '{}': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]",
+                String::from_utf8_lossy(&k)
+            )));
+        }
+        match v.str() {
+            Some(s) => list.push(s.to_string()),
+            None => return Err(value_error("a connection list must hold DSN strings only")),
+        }
+    }
+    if list.is_empty() {
+        return Err(value_error("the connection list is empty"));
+    }
+    Ok(Connection::List(list))
+}
+
+fn opt_value(z: &Zval) -> OptValue {
+    if z.is_null() {
+        OptValue::Null
+    } else if z.is_bool() {
+        OptValue::Bool(z.is_true())
+    } else if let Some(l) = z.long() {
+        OptValue::Int(l)
+    } else if let Some(d) = z.double() {
+        OptValue::Float(d)
+    } else if let Some(s) = z.zend_str() {
+        OptValue::Str(s.as_bytes().to_vec())
+    } else if let Some(a) = z.array() {
+        OptValue::List(a.values().map(opt_value).collect())
+    } else {
+        OptValue::Other("object")
+    }
+}
+
+/// The `array $options` argument.
+pub fn options_arg(arr: Option<&ZendHashTable>) -> Result<Options, PhpException> {
+    let mut entries = Vec::new();
+    if let Some(arr) = arr {
+        for (key, v) in array_entries(arr) {
+            match key {
+                Key::Int(i) => return Err(value_error(format!("option keys must be strings, got the int key {i}"))),
+                Key::Bytes(k) => entries.push((String::from_utf8_lossy(&k).into_owned(), opt_value(v))),
+            }
+        }
+    }
+    Ok(Options::new(entries))
+}

@@ -1,0 +1,194 @@
+<?php
+
+// Stubs for rediskit
+
+namespace RedisKit {
+    /**
+     * Redis could not be reached, the connection was lost, or a reply did not
+     * arrive within the read timeout. The message never contains a password.
+     */
+    class ConnectionException extends \RedisKit\Exception {
+    }
+
+    /**
+     * Base class of every rediskit failure on the Redis side; the message carries
+     * Redis's own error text (e.g. `WRONGTYPE Operation against a key holding
+     * the wrong kind of value`).
+     */
+    class Exception extends \RuntimeException {
+    }
+
+    /**
+     * A lock could not be acquired within the time allowed.
+     */
+    class LockTimeoutException extends \RedisKit\Exception {
+    }
+
+    /**
+     * Real-time rankings on a Redis sorted set. Every read is one round trip.
+     *
+     * Options: `order` ('desc' high first | 'asc' low first), `ranking`
+     * ('ordinal' 1,2,3,4 | 'competition' 1,2,2,4 | 'dense' 1,2,2,3), `ties`
+     * ('lexical' Redis's order | 'earliest' first to reach a score ranks higher),
+     * `prefix` (string, default ini rediskit.prefix), `ttl` (seconds: the board
+     * expires that long after its last write), `periods` (list of 'daily',
+     * 'weekly', 'monthly': boards kept per UTC period), `retention` (past periods
+     * kept, default 2).
+     */
+    final class RedisLeaderboard {
+        /**
+         * @param string $name Board name; the Redis key is prefix . name.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param array $options See the class description.
+         * @throws \ValueError on a bad DSN, an unknown option or a bad option value.
+         */
+        public function __construct(string $name, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Up to 2*$radius+1 entries centred on the member, the window shifted at
+         * the top and bottom so it stays full; [] when the member is absent.
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $radius < 0.
+         *
+         * @param string $member
+         * @param int $radius
+         */
+        public function around(string $member, int $radius = 2): array {}
+
+        /**
+         * Entries at positions $fromRank..$toRank (inclusive, 1-based).
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $fromRank < 1 or $fromRank > $toRank.
+         *
+         * @param int $fromRank
+         * @param int $toRank
+         */
+        public function between(int $fromRank, int $toRank): array {}
+
+        /**
+         * Deletes the board (and its side keys; period boards are kept).
+         *
+         * @return void
+         */
+        public function clear(): void {}
+
+        /**
+         * @return int Number of members on the board.
+         */
+        public function count(): int {}
+
+        /**
+         * @return array{member: string, score: float, rank: int}|null
+         *
+         * @param string $member
+         */
+        public function entry(string $member): ?array {}
+
+        /**
+         * Adds $delta to the member's score (a new member starts at 0).
+         * @return float The new score.
+         *
+         * @param string $member
+         * @param float $delta
+         */
+        public function incrementScore(string $member, float $delta): float {}
+
+        /**
+         * Page $page (1-based) of $perPage entries: page 1 holds ranks 1..perPage.
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $page or $perPage < 1.
+         *
+         * @param int $page
+         * @param int $perPage
+         */
+        public function page(int $page, int $perPage = 25): array {}
+
+        /**
+         * @return float|null Share of the board (0..100) the member is ahead of or tied with; null when absent.
+         *
+         * @param string $member
+         */
+        public function percentile(string $member): ?float {}
+
+        /**
+         * The board of one period ('daily', 'weekly', 'monthly'): the current one
+         * by the Redis server's clock (UTC), or the one named by $id
+         * ('2026-11-29', '2026-W48', '2026-11').
+         * @throws \ValueError for a period this board does not keep or a malformed id.
+         *
+         * @param string $period
+         * @param string|null $id
+         * @return \RedisKit\RedisLeaderboard
+         */
+        public function period(string $period, ?string $id = null): \RedisKit\RedisLeaderboard {}
+
+        /**
+         * @return int|null 1-based rank under the board's ranking mode, null when absent.
+         *
+         * @param string $member
+         */
+        public function rank(string $member): ?int {}
+
+        /**
+         * Removes members from the board.
+         * @return int How many of them were on the board.
+         *
+         * @param mixed $members
+         */
+        public function remove(mixed ...$members): int {}
+
+        /**
+         * @return float|null The member's score, null when absent.
+         *
+         * @param string $member
+         */
+        public function score(string $member): ?float {}
+
+        /**
+         * Sets the member's score, replacing any previous one.
+         * @throws \ValueError if $score is NAN.
+         * @throws \RedisKit\Exception on a Redis error (e.g. the key holds another type).
+         *
+         * @param string $member
+         * @param float $score
+         * @return void
+         */
+        public function setScore(string $member, float $score): void {}
+
+        /**
+         * Stores the score only if it beats the member's current one (higher for
+         * 'desc', lower for 'asc'), or if the member is new.
+         * @return bool true if the score was stored.
+         *
+         * @param string $member
+         * @param float $score
+         */
+        public function setScoreIfBetter(string $member, float $score): bool {}
+
+        /**
+         * Sets many scores at once ([member => score]), pipelined in chunks.
+         * Nothing is written if any score is not a number.
+         * @param array<string|int, int|float> $scores
+         * @return int How many of the members were new to the board.
+         *
+         * @param array $scores
+         */
+        public function setScores(array $scores): int {}
+
+        /**
+         * The best $limit entries, best first.
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $limit < 1.
+         *
+         * @param int $limit
+         */
+        public function top(int $limit = 10): array {}
+    }
+
+    /**
+     * This worker's counters: connections_opened, live_connections, reconnects,
+     * commands, scripts_loaded, noscript_fallbacks, errors, requests, pid.
+     * @return array<string, int>
+     */
+    function stats(): array {}
+}
