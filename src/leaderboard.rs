@@ -13,7 +13,7 @@
 //! - `{K}:daily:2026-11-29`, `{K}:weekly:2026-W48`, `{K}:monthly:2026-11`:
 //!   period boards, each with the same layout.
 use crate::conn::{self, aux_key, bytes, float, int, Args, Dsn, Error, Result, ScriptCall, Value};
-use crate::options::{Connection, Options, Settings};
+use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,7 +38,9 @@ impl Period {
             "daily" => Ok(Period::Daily),
             "weekly" => Ok(Period::Weekly),
             "monthly" => Ok(Period::Monthly),
-            _ => Err(Error::invalid(format!("unknown period '{s}' (use 'daily', 'weekly' or 'monthly')"))),
+            _ => Err(Error::invalid(format!(
+                "unknown period '{s}' (use 'daily', 'weekly' or 'monthly')"
+            ))),
         }
     }
 
@@ -83,9 +85,17 @@ impl Period {
 
     fn valid_id(self, id: &str) -> bool {
         let b = id.as_bytes();
-        let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+        let digits =
+            |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
         match self {
-            Period::Daily => b.len() == 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10),
+            Period::Daily => {
+                b.len() == 10
+                    && digits(0..4)
+                    && b[4] == b'-'
+                    && digits(5..7)
+                    && b[7] == b'-'
+                    && digits(8..10)
+            }
             Period::Weekly => b.len() == 8 && digits(0..4) && &b[4..6] == b"-W" && digits(6..8),
             Period::Monthly => b.len() == 7 && digits(0..4) && b[4] == b'-' && digits(5..7),
         }
@@ -123,9 +133,62 @@ pub struct Config {
     pub ttl: Option<Duration>,
     pub periods: Vec<Period>,
     pub retention: i64,
+    /// Seconds east of UTC of the calendar periods follow.
+    pub utc_offset: i64,
 }
 
-pub const OPTIONS: &[&str] = &["order", "ranking", "ties", "prefix", "ttl", "periods", "retention"];
+pub const OPTIONS: &[&str] = &[
+    "order",
+    "ranking",
+    "ties",
+    "prefix",
+    "ttl",
+    "periods",
+    "retention",
+    "utc_offset",
+];
+
+/// `utc_offset`: seconds east of UTC (int) or "+08:00" / "-05:30", within ±14 h.
+fn parse_utc_offset(v: Option<OptValue>) -> Result<i64> {
+    const MAX: i64 = 14 * 3600;
+    let bad = |got: String| {
+        Error::invalid(format!(
+            "option 'utc_offset' must be seconds east of UTC or '+HH:MM' within ±14:00, got {got}"
+        ))
+    };
+    let secs = match v {
+        None | Some(OptValue::Null) => return Ok(0),
+        Some(OptValue::Int(i)) => i,
+        Some(OptValue::Str(s)) => {
+            let t = String::from_utf8_lossy(&s).to_string();
+            let (sign, rest) = match t.as_bytes().first() {
+                Some(b'+') => (1, &t[1..]),
+                Some(b'-') => (-1, &t[1..]),
+                _ => return Err(bad(format!("'{t}'"))),
+            };
+            let (h, m) = rest.split_once(':').ok_or_else(|| bad(format!("'{t}'")))?;
+            let secs = match (h.parse::<i64>(), m.parse::<i64>()) {
+                (Ok(h), Ok(m))
+                    if h.to_string().len() <= 2
+                        && (0..60).contains(&m)
+                        && m.to_string().len() <= 2 =>
+                {
+                    sign * (h * 3600 + m * 60)
+                }
+                _ => return Err(bad(format!("'{t}'"))),
+            };
+            if secs.abs() > MAX {
+                return Err(bad(format!("'{t}'")));
+            }
+            secs
+        }
+        Some(other) => return Err(bad(format!("{other:?}"))),
+    };
+    if secs.abs() > MAX {
+        return Err(bad(secs.to_string()));
+    }
+    Ok(secs)
+}
 
 impl Config {
     /// The config string the scripts parse: "order;ranking;ties;ttl_ms;periods;retention".
@@ -136,7 +199,7 @@ impl Config {
             self.periods.iter().map(|p| p.letter()).collect()
         };
         format!(
-            "{};{};{};{};{};{}",
+            "{};{};{};{};{};{};{}",
             if self.desc { 'd' } else { 'a' },
             match self.ranking {
                 Ranking::Ordinal => 'o',
@@ -146,7 +209,8 @@ impl Config {
             if self.earliest { 'e' } else { 'l' },
             self.ttl.map(|t| t.as_millis().max(1)).unwrap_or(0),
             periods,
-            self.retention
+            self.retention,
+            self.utc_offset
         )
     }
 }
@@ -175,18 +239,28 @@ pub struct Leaderboard {
 const CHUNK: usize = 1000;
 
 impl Leaderboard {
-    pub fn new(name: &[u8], connection: &Connection, mut opts: Options, settings: &Settings) -> Result<Self> {
+    pub fn new(
+        name: &[u8],
+        connection: &Connection,
+        mut opts: Options,
+        settings: &Settings,
+    ) -> Result<Self> {
         if name.is_empty() {
-            return Err(Error::invalid("RedisLeaderboard: the board name must not be empty"));
+            return Err(Error::invalid(
+                "RedisLeaderboard: the board name must not be empty",
+            ));
         }
         let desc = opts.choice("order", &["desc", "asc"], "desc")? == "desc";
-        let ranking = match opts.choice("ranking", &["ordinal", "competition", "dense"], "ordinal")? {
-            "competition" => Ranking::Competition,
-            "dense" => Ranking::Dense,
-            _ => Ranking::Ordinal,
-        };
+        let ranking =
+            match opts.choice("ranking", &["ordinal", "competition", "dense"], "ordinal")? {
+                "competition" => Ranking::Competition,
+                "dense" => Ranking::Dense,
+                _ => Ranking::Ordinal,
+            };
         let earliest = opts.choice("ties", &["lexical", "earliest"], "lexical")? == "earliest";
-        let prefix = opts.bytes("prefix")?.unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        let prefix = opts
+            .bytes("prefix")?
+            .unwrap_or_else(|| settings.prefix.clone().into_bytes());
         let ttl = opts.seconds("ttl")?;
         let mut periods = Vec::new();
         for p in opts.string_list("periods")? {
@@ -196,11 +270,24 @@ impl Leaderboard {
             }
         }
         let retention = opts.int("retention", 0, 10_000, 2)?;
+        let utc_offset = parse_utc_offset(opts.take("utc_offset"))?;
         opts.finish("RedisLeaderboard", OPTIONS)?;
         let dsn = connection.single(settings)?;
         let mut key = prefix;
         key.extend_from_slice(name);
-        Ok(Self::with_key(dsn, key, Config { desc, ranking, earliest, ttl, periods, retention }))
+        Ok(Self::with_key(
+            dsn,
+            key,
+            Config {
+                desc,
+                ranking,
+                earliest,
+                ttl,
+                periods,
+                retention,
+                utc_offset,
+            },
+        ))
     }
 
     fn with_key(dsn: Arc<Dsn>, key: Vec<u8>, cfg: Config) -> Self {
@@ -214,7 +301,16 @@ impl Leaderboard {
         let period_base = aux_key(&key, "");
         let plain_reads = !cfg.earliest && cfg.ranking == Ranking::Ordinal;
         let plain_writes = plain_reads && cfg.periods.is_empty() && cfg.ttl.is_none();
-        Leaderboard { cfg_arg: cfg.encode(), dsn, key, cfg, plain_reads, plain_writes, keys, period_base }
+        Leaderboard {
+            cfg_arg: cfg.encode(),
+            dsn,
+            key,
+            cfg,
+            plain_reads,
+            plain_writes,
+            keys,
+            period_base,
+        }
     }
 
     pub fn key(&self) -> &[u8] {
@@ -345,7 +441,11 @@ impl Leaderboard {
     }
 
     pub fn entry(&self, member: &[u8]) -> Result<Option<Entry>> {
-        Ok(self.lookup(member)?.map(|l| Entry { member: member.to_vec(), score: l.score, rank: l.rank }))
+        Ok(self.lookup(member)?.map(|l| Entry {
+            member: member.to_vec(),
+            score: l.score,
+            rank: l.rank,
+        }))
     }
 
     /// Share of the board (0..100) this member is ahead of or tied with.
@@ -390,9 +490,13 @@ impl Leaderboard {
             return Err(Error::invalid(format!("page must be >= 1, got {page}")));
         }
         if per_page < 1 {
-            return Err(Error::invalid(format!("perPage must be >= 1, got {per_page}")));
+            return Err(Error::invalid(format!(
+                "perPage must be >= 1, got {per_page}"
+            )));
         }
-        let start = (page - 1).checked_mul(per_page).ok_or_else(|| Error::invalid("page * perPage is too large"))?;
+        let start = (page - 1)
+            .checked_mul(per_page)
+            .ok_or_else(|| Error::invalid("page * perPage is too large"))?;
         self.range(start, start.saturating_add(per_page - 1))
     }
 
@@ -401,7 +505,9 @@ impl Leaderboard {
             return Err(Error::invalid(format!("fromRank must be >= 1, got {from}")));
         }
         if from > to {
-            return Err(Error::invalid(format!("fromRank ({from}) must not be greater than toRank ({to})")));
+            return Err(Error::invalid(format!(
+                "fromRank ({from}) must not be greater than toRank ({to})"
+            )));
         }
         self.range(from - 1, to - 1)
     }
@@ -420,7 +526,11 @@ impl Leaderboard {
             let mut rank = start;
             while let (Some(m), Some(s)) = (it.next(), it.next()) {
                 rank += 1;
-                out.push(Entry { member: bytes(m, "range")?, score: float(s, "range")?, rank });
+                out.push(Entry {
+                    member: bytes(m, "range")?,
+                    score: float(s, "range")?,
+                    rank,
+                });
             }
             return Ok(out);
         }
@@ -434,7 +544,9 @@ impl Leaderboard {
             return Err(Error::invalid(format!("radius must be >= 0, got {radius}")));
         }
         if radius > 10_000 {
-            return Err(Error::invalid(format!("radius must be <= 10000, got {radius}")));
+            return Err(Error::invalid(format!(
+                "radius must be <= 10000, got {radius}"
+            )));
         }
         let mut c = self.call(&scripts::LB_AROUND);
         c.arg(member).int(radius);
@@ -477,11 +589,15 @@ impl Leaderboard {
                     }
                 )))
             }
-            None => p.id_at(server_time(&self.dsn)?),
+            None => p.id_at(server_time(&self.dsn)? + self.cfg.utc_offset),
         };
         let mut key = self.period_base.clone();
         key.extend_from_slice(format!("{}:{id}", p.name()).as_bytes());
-        let cfg = Config { periods: Vec::new(), ttl: None, ..self.cfg.clone() };
+        let cfg = Config {
+            periods: Vec::new(),
+            ttl: None,
+            ..self.cfg.clone()
+        };
         Ok(Self::with_key(self.dsn.clone(), key, cfg))
     }
 }
@@ -516,7 +632,11 @@ fn entries(v: Value) -> Result<Vec<Entry>> {
     let mut out = Vec::with_capacity(items.len() / 3);
     let mut it = items.into_iter();
     while let (Some(m), Some(s), Some(r)) = (it.next(), it.next(), it.next()) {
-        out.push(Entry { member: bytes(m, "range")?, score: float(s, "range")?, rank: int(r, "range")? });
+        out.push(Entry {
+            member: bytes(m, "range")?,
+            score: float(s, "range")?,
+            rank: int(r, "range")?,
+        });
     }
     Ok(out)
 }
@@ -533,16 +653,116 @@ mod tests {
         assert_eq!(Period::Weekly.id_at(t), "2026-W48");
         assert_eq!(Period::Monthly.id_at(t), "2026-11");
         // ISO week years differ from calendar years at the edges.
-        assert_eq!(Period::Weekly.id_at(days_from_civil(2027, 1, 1) * 86_400), "2026-W53");
-        assert_eq!(Period::Weekly.id_at(days_from_civil(2024, 12, 30) * 86_400), "2025-W01");
+        assert_eq!(
+            Period::Weekly.id_at(days_from_civil(2027, 1, 1) * 86_400),
+            "2026-W53"
+        );
+        assert_eq!(
+            Period::Weekly.id_at(days_from_civil(2024, 12, 30) * 86_400),
+            "2025-W01"
+        );
         assert_eq!(Period::Weekly.id_at(0), "1970-W01");
         for d in -1000..30_000 {
-            assert_eq!(days_from_civil(civil_from_days(d).0, civil_from_days(d).1, civil_from_days(d).2), d);
+            assert_eq!(
+                days_from_civil(
+                    civil_from_days(d).0,
+                    civil_from_days(d).1,
+                    civil_from_days(d).2
+                ),
+                d
+            );
         }
         assert!(Period::Weekly.valid_id("2026-W48"));
         assert!(!Period::Weekly.valid_id("2026-48"));
         assert!(Period::Daily.valid_id("2026-11-29"));
         assert!(!Period::Monthly.valid_id("2026-1"));
+    }
+
+    /// The Lua calendar (what the write scripts use) and the Rust one (what
+    /// `period()` uses) must agree on every period id, across year and ISO
+    /// week-year boundaries and with UTC offsets.
+    #[test]
+    fn lua_and_rust_calendars_agree() {
+        let dsn = crate::conn::test_dsn();
+        let read = |f: &str| {
+            std::fs::read_to_string(format!("{}/src/lua/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        };
+        let harness = "local out = {}\n\
+            for i = 3, #ARGV do\n\
+              NOW_S = tonumber(ARGV[i]); NOW_MS = NOW_S * 1000\n\
+              for _, c in ipairs({'d', 'w', 'm'}) do\n\
+                local id, exp = period(c); out[#out + 1] = id; out[#out + 1] = string.format('%d', exp)\n\
+              end\n\
+            end\n\
+            return out\n";
+        let script = format!(
+            "{}{}{}",
+            read("_lb_common.lua"),
+            read("_lb_write.lua"),
+            harness
+        );
+        for offset in [0i64, 28_800, -19_800] {
+            let cfg = format!("d;o;l;0;dwm;1;{offset}");
+            let mut t = days_from_civil(1999, 12, 20) * 86_400;
+            let end = days_from_civil(2041, 1, 10) * 86_400;
+            while t < end {
+                let mut a = Args::cmd("EVAL");
+                a.push(&script).push("0").push(&cfg).push("");
+                let mut batch = Vec::new();
+                for _ in 0..500 {
+                    batch.push(t);
+                    a.int(t);
+                    t += 86_400 * 3 / 7 + 3_601; // walks through every weekday and hour
+                }
+                let v = conn::command(&dsn, &a, true).unwrap();
+                let Value::Array(items) = v else {
+                    panic!("{v:?}")
+                };
+                let mut it = items
+                    .into_iter()
+                    .map(|v| String::from_utf8(bytes(v, "t").unwrap()).unwrap());
+                for ts in batch {
+                    let local = ts + offset;
+                    for p in [Period::Daily, Period::Weekly, Period::Monthly] {
+                        let id = it.next().unwrap();
+                        let expire_ms: i64 = it.next().unwrap().parse().unwrap();
+                        assert_eq!(
+                            id,
+                            format!("{}:{}", p.name(), p.id_at(local)),
+                            "at {ts} offset {offset}"
+                        );
+                        // retention 1: the board lives through one more period and
+                        // expires when the period after that starts (local time).
+                        let expected = next_start(p, next_start(p, local));
+                        assert_eq!(
+                            expire_ms / 1000 + offset,
+                            expected,
+                            "{id} at {ts} offset {offset}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Start (local seconds) of the period after the one holding `local`.
+    fn next_start(p: Period, local: i64) -> i64 {
+        let day = local.div_euclid(86_400);
+        let start_day = match p {
+            Period::Daily => day + 1,
+            Period::Weekly => (day + 1..day + 8)
+                .find(|d| (d + 3).rem_euclid(7) == 0)
+                .unwrap(),
+            Period::Monthly => {
+                let (y, m, _) = civil_from_days(day);
+                if m == 12 {
+                    days_from_civil(y + 1, 1, 1)
+                } else {
+                    days_from_civil(y, m + 1, 1)
+                }
+            }
+        };
+        start_day * 86_400
     }
 
     #[test]
@@ -554,7 +774,24 @@ mod tests {
             ttl: Some(Duration::from_millis(1500)),
             periods: vec![Period::Weekly, Period::Daily],
             retention: 3,
+            utc_offset: -19800,
         };
-        assert_eq!(c.encode(), "a;d;e;1500;wd;3");
+        assert_eq!(c.encode(), "a;d;e;1500;wd;3;-19800");
+        assert_eq!(
+            parse_utc_offset(Some(OptValue::Str(b"+08:00".to_vec()))).unwrap(),
+            28800
+        );
+        assert_eq!(
+            parse_utc_offset(Some(OptValue::Str(b"-05:30".to_vec()))).unwrap(),
+            -19800
+        );
+        assert_eq!(parse_utc_offset(Some(OptValue::Int(3600))).unwrap(), 3600);
+        for bad in ["08:00", "+8", "+15:00", "+08:60", "+x:00"] {
+            assert!(
+                parse_utc_offset(Some(OptValue::Str(bad.as_bytes().to_vec()))).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(parse_utc_offset(Some(OptValue::Int(50_401))).is_err());
     }
 }

@@ -120,11 +120,19 @@ impl Options {
     }
 
     /// One of `allowed`, or `default` when absent.
-    pub fn choice(&mut self, key: &str, allowed: &[&'static str], default: &'static str) -> Result<&'static str> {
+    pub fn choice(
+        &mut self,
+        key: &str,
+        allowed: &[&'static str],
+        default: &'static str,
+    ) -> Result<&'static str> {
         match self.string(key)? {
             None => Ok(default),
             Some(s) => allowed.iter().find(|a| **a == s).copied().ok_or_else(|| {
-                Error::invalid(format!("option '{key}' must be one of '{}', got '{s}'", allowed.join("', '")))
+                Error::invalid(format!(
+                    "option '{key}' must be one of '{}', got '{s}'",
+                    allowed.join("', '")
+                ))
             }),
         }
     }
@@ -145,7 +153,7 @@ impl Options {
             Some(OptValue::Float(f)) => f,
             Some(v) => return Err(wrong_type(key, "a number of seconds", &v)),
         };
-        positive_secs(key, v).map(Some)
+        positive_secs(&format!("option '{key}'"), v).map(Some)
     }
 
     /// An integer in `min..=max`, or `default` when absent.
@@ -153,7 +161,9 @@ impl Options {
         match self.take(key) {
             None | Some(OptValue::Null) => Ok(default),
             Some(OptValue::Int(i)) if (min..=max).contains(&i) => Ok(i),
-            Some(OptValue::Int(i)) => Err(Error::invalid(format!("option '{key}' must be between {min} and {max}, got {i}"))),
+            Some(OptValue::Int(i)) => Err(Error::invalid(format!(
+                "option '{key}' must be between {min} and {max}, got {i}"
+            ))),
             Some(v) => Err(wrong_type(key, "an int", &v)),
         }
     }
@@ -165,7 +175,8 @@ impl Options {
             Some(OptValue::List(items)) => items
                 .into_iter()
                 .map(|v| match v {
-                    OptValue::Str(s) => String::from_utf8(s).map_err(|_| Error::invalid(format!("option '{key}' must hold strings"))),
+                    OptValue::Str(s) => String::from_utf8(s)
+                        .map_err(|_| Error::invalid(format!("option '{key}' must hold strings"))),
                     v => Err(wrong_type(key, "a list of strings", &v)),
                 })
                 .collect(),
@@ -175,7 +186,10 @@ impl Options {
 }
 
 fn wrong_type(key: &str, want: &str, got: &OptValue) -> Error {
-    Error::invalid(format!("option '{key}' must be {want}, got {}", got.type_name()))
+    Error::invalid(format!(
+        "option '{key}' must be {want}, got {}",
+        got.type_name()
+    ))
 }
 
 /// Seconds as a `Duration`: finite and > 0.
@@ -183,7 +197,9 @@ pub fn positive_secs(what: &str, v: f64) -> Result<Duration> {
     if v.is_finite() && v > 0.0 && v < 1e9 {
         Ok(Duration::from_secs_f64(v))
     } else {
-        Err(Error::invalid(format!("{what} must be a positive number of seconds, got {v}")))
+        Err(Error::invalid(format!(
+            "{what} must be a positive number of seconds, got {v}"
+        )))
     }
 }
 
@@ -192,7 +208,9 @@ pub fn non_negative_secs(what: &str, v: f64) -> Result<Duration> {
     if v.is_finite() && (0.0..1e9).contains(&v) {
         Ok(Duration::from_secs_f64(v))
     } else {
-        Err(Error::invalid(format!("{what} must be a finite number of seconds >= 0, got {v}")))
+        Err(Error::invalid(format!(
+            "{what} must be a finite number of seconds >= 0, got {v}"
+        )))
     }
 }
 
@@ -202,7 +220,10 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_named() {
-        let mut o = Options::new(vec![("order".into(), OptValue::Str(b"asc".to_vec())), ("colour".into(), OptValue::Int(1))]);
+        let mut o = Options::new(vec![
+            ("order".into(), OptValue::Str(b"asc".to_vec())),
+            ("colour".into(), OptValue::Int(1)),
+        ]);
         assert_eq!(o.choice("order", &["desc", "asc"], "desc").unwrap(), "asc");
         let e = o.finish("RedisLeaderboard", &["order"]).unwrap_err();
         assert!(e.message().contains("'colour'"), "{e}");

@@ -10,9 +10,19 @@ use std::time::Duration;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Addr {
-    Tcp { host: String, port: u16 },
-    Tls { host: String, port: u16, cafile: Option<String>, verify: bool },
-    Unix { path: String },
+    Tcp {
+        host: String,
+        port: u16,
+    },
+    Tls {
+        host: String,
+        port: u16,
+        cafile: Option<String>,
+        verify: bool,
+    },
+    Unix {
+        path: String,
+    },
 }
 
 /// Timeouts used when the DSN does not set its own (from the ini settings).
@@ -24,7 +34,10 @@ pub struct Timeouts {
 
 impl Default for Timeouts {
     fn default() -> Self {
-        Timeouts { connect: Duration::from_secs(1), read: Duration::from_secs(2) }
+        Timeouts {
+            connect: Duration::from_secs(1),
+            read: Duration::from_secs(2),
+        }
     }
 }
 
@@ -67,8 +80,12 @@ impl Dsn {
             (None, None) => String::new(),
         };
         match &self.addr {
-            Addr::Tcp { host, port } => format!("redis://{auth}{}:{port}/{}", bracket(host), self.db),
-            Addr::Tls { host, port, .. } => format!("rediss://{auth}{}:{port}/{}", bracket(host), self.db),
+            Addr::Tcp { host, port } => {
+                format!("redis://{auth}{}:{port}/{}", bracket(host), self.db)
+            }
+            Addr::Tls { host, port, .. } => {
+                format!("rediss://{auth}{}:{port}/{}", bracket(host), self.db)
+            }
             Addr::Unix { path } => {
                 if self.db == 0 {
                     format!("unix://{auth}{path}")
@@ -80,7 +97,8 @@ impl Dsn {
     }
 
     pub fn parse(input: &str, defaults: Timeouts) -> Result<Dsn> {
-        let bad = |why: &str| Error::invalid(format!("invalid Redis DSN '{}': {why}", redact_raw(input)));
+        let bad =
+            |why: &str| Error::invalid(format!("invalid Redis DSN '{}': {why}", redact_raw(input)));
         let (scheme, rest) = input.split_once("://").ok_or_else(|| {
             bad("expected redis://host[:port][/db], rediss://... or unix:///path/to.sock")
         })?;
@@ -91,7 +109,9 @@ impl Dsn {
         };
 
         let mut dsn = Dsn {
-            addr: Addr::Unix { path: String::new() },
+            addr: Addr::Unix {
+                path: String::new(),
+            },
             user: None,
             password: None,
             db: 0,
@@ -103,7 +123,11 @@ impl Dsn {
         let (authority_and_path, is_unix) = match scheme.as_str() {
             "redis" | "rediss" | "tcp" | "tls" => (rest, false),
             "unix" => (rest, true),
-            other => return Err(bad(&format!("unknown scheme '{other}' (use redis, rediss or unix)"))),
+            other => {
+                return Err(bad(&format!(
+                    "unknown scheme '{other}' (use redis, rediss or unix)"
+                )))
+            }
         };
         let (userinfo, hostpart) = if is_unix {
             match authority_and_path.find("@/") {
@@ -111,7 +135,9 @@ impl Dsn {
                 None => (None, authority_and_path),
             }
         } else {
-            let auth_end = authority_and_path.find('/').unwrap_or(authority_and_path.len());
+            let auth_end = authority_and_path
+                .find('/')
+                .unwrap_or(authority_and_path.len());
             match authority_and_path[..auth_end].rfind('@') {
                 Some(i) => (Some(&authority_and_path[..i]), &authority_and_path[i + 1..]),
                 None => (None, authority_and_path),
@@ -136,9 +162,13 @@ impl Dsn {
 
         if is_unix {
             if !hostpart.starts_with('/') || hostpart.len() < 2 {
-                return Err(bad("a unix socket DSN needs an absolute path: unix:///path/to.sock"));
+                return Err(bad(
+                    "a unix socket DSN needs an absolute path: unix:///path/to.sock",
+                ));
             }
-            dsn.addr = Addr::Unix { path: percent_decode(hostpart).map_err(|e| bad(&e))? };
+            dsn.addr = Addr::Unix {
+                path: percent_decode(hostpart).map_err(|e| bad(&e))?,
+            };
         } else {
             let (hostport, path) = match hostpart.find('/') {
                 Some(i) => (&hostpart[..i], &hostpart[i + 1..]),
@@ -149,7 +179,12 @@ impl Dsn {
                 dsn.db = parse_db(path).map_err(|e| bad(&e))?;
             }
             dsn.addr = if scheme == "rediss" || scheme == "tls" {
-                Addr::Tls { host, port, cafile: None, verify: true }
+                Addr::Tls {
+                    host,
+                    port,
+                    cafile: None,
+                    verify: true,
+                }
             } else {
                 Addr::Tcp { host, port }
             };
@@ -214,7 +249,9 @@ pub fn redact_raw(input: &str) -> String {
 
 fn split_host_port(s: &str) -> std::result::Result<(String, u16), String> {
     let (host, port) = if let Some(rest) = s.strip_prefix('[') {
-        let (h, after) = rest.split_once(']').ok_or("unterminated '[' in IPv6 host")?;
+        let (h, after) = rest
+            .split_once(']')
+            .ok_or("unterminated '[' in IPv6 host")?;
         let port = match after.strip_prefix(':') {
             Some(p) => Some(p),
             None if after.is_empty() => None,
@@ -243,14 +280,18 @@ fn split_host_port(s: &str) -> std::result::Result<(String, u16), String> {
 fn parse_db(s: &str) -> std::result::Result<i64, String> {
     match s.parse::<i64>() {
         Ok(n) if n >= 0 => Ok(n),
-        _ => Err(format!("invalid database number '{s}' (a non-negative integer)")),
+        _ => Err(format!(
+            "invalid database number '{s}' (a non-negative integer)"
+        )),
     }
 }
 
 fn parse_secs(name: &str, s: &str) -> std::result::Result<Duration, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("{name} must be a positive number of seconds, got '{s}'")),
+        _ => Err(format!(
+            "{name} must be a positive number of seconds, got '{s}'"
+        )),
     }
 }
 
@@ -290,10 +331,22 @@ mod tests {
     #[test]
     fn tcp_forms() {
         let d = p("redis://127.0.0.1").unwrap();
-        assert_eq!(d.addr, Addr::Tcp { host: "127.0.0.1".into(), port: 6379 });
+        assert_eq!(
+            d.addr,
+            Addr::Tcp {
+                host: "127.0.0.1".into(),
+                port: 6379
+            }
+        );
         assert_eq!(d.db, 0);
         let d = p("redis://user:p%40ss@example.com:7000/3?timeout=0.5&read_timeout=3").unwrap();
-        assert_eq!(d.addr, Addr::Tcp { host: "example.com".into(), port: 7000 });
+        assert_eq!(
+            d.addr,
+            Addr::Tcp {
+                host: "example.com".into(),
+                port: 7000
+            }
+        );
         assert_eq!(d.user.as_deref(), Some("user"));
         assert_eq!(d.password.as_deref(), Some("p@ss"));
         assert_eq!(d.db, 3);
@@ -301,7 +354,13 @@ mod tests {
         assert_eq!(d.read_timeout, Duration::from_secs(3));
         assert_eq!(d.redacted(), "redis://user:***@example.com:7000/3");
         let d = p("redis://:secret@[::1]:6380").unwrap();
-        assert_eq!(d.addr, Addr::Tcp { host: "::1".into(), port: 6380 });
+        assert_eq!(
+            d.addr,
+            Addr::Tcp {
+                host: "::1".into(),
+                port: 6380
+            }
+        );
         assert_eq!(d.user, None);
         assert_eq!(d.password.as_deref(), Some("secret"));
         let d = p("redis://secret@host").unwrap();
@@ -314,10 +373,20 @@ mod tests {
         let d = p("rediss://h:6390?cafile=/tmp/ca.pem&verify_peer=0").unwrap();
         assert_eq!(
             d.addr,
-            Addr::Tls { host: "h".into(), port: 6390, cafile: Some("/tmp/ca.pem".into()), verify: false }
+            Addr::Tls {
+                host: "h".into(),
+                port: 6390,
+                cafile: Some("/tmp/ca.pem".into()),
+                verify: false
+            }
         );
         let d = p("unix:///var/run/redis.sock?db=2").unwrap();
-        assert_eq!(d.addr, Addr::Unix { path: "/var/run/redis.sock".into() });
+        assert_eq!(
+            d.addr,
+            Addr::Unix {
+                path: "/var/run/redis.sock".into()
+            }
+        );
         assert_eq!(d.db, 2);
         let d = p("unix://:pw@/tmp/r.sock").unwrap();
         assert_eq!(d.password.as_deref(), Some("pw"));
@@ -342,7 +411,10 @@ mod tests {
             "redis://[::1",
             "redis://u:%zz@host",
         ] {
-            assert!(matches!(p(bad), Err(Error::Invalid(_))), "{bad} should be rejected");
+            assert!(
+                matches!(p(bad), Err(Error::Invalid(_))),
+                "{bad} should be rejected"
+            );
         }
         let err = p("redis://u:hunter2@host:abc").unwrap_err();
         assert!(!err.message().contains("hunter2"), "{err}");

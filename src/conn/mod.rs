@@ -103,11 +103,19 @@ pub struct ScriptCall<'s> {
 
 impl<'s> ScriptCall<'s> {
     pub fn new(script: &'s Script) -> Self {
-        ScriptCall { script, keys: 0, tail: Args::new() }
+        ScriptCall {
+            script,
+            keys: 0,
+            tail: Args::new(),
+        }
     }
 
     pub fn key(&mut self, k: impl AsRef<[u8]>) -> &mut Self {
-        debug_assert_eq!(self.keys, self.tail.len(), "keys must come before arguments");
+        debug_assert_eq!(
+            self.keys,
+            self.tail.len(),
+            "keys must come before arguments"
+        );
         self.tail.push(k);
         self.keys += 1;
         self
@@ -151,7 +159,9 @@ pub fn check(v: Value) -> Result<Value> {
             let text = server_error_text(&e);
             // Missing or revoked credentials: a connection problem, not a data one.
             if matches!(e.code(), "NOAUTH" | "WRONGPASS") {
-                return Err(Error::Connection(format!("Redis refused the command: {text} (check the DSN's credentials)")));
+                return Err(Error::Connection(format!(
+                    "Redis refused the command: {text} (check the DSN's credentials)"
+                )));
             }
             Err(Error::Redis(text))
         }
@@ -159,7 +169,11 @@ pub fn check(v: Value) -> Result<Value> {
     }
 }
 
-fn run_script(w: &mut Wire, call: &ScriptCall, timeout: Duration) -> std::result::Result<Value, Fail> {
+fn run_script(
+    w: &mut Wire,
+    call: &ScriptCall,
+    timeout: Duration,
+) -> std::result::Result<Value, Fail> {
     let mut packed = Vec::with_capacity(call.tail.buf.len() + 64);
     call.pack(&mut packed, false);
     let v = w.request(&packed, timeout)?;
@@ -178,7 +192,9 @@ fn run_script(w: &mut Wire, call: &ScriptCall, timeout: Duration) -> std::result
 /// Runs one script (EVALSHA, falling back to EVAL on NOSCRIPT).
 pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
     let timeout = dsn.read_timeout;
-    check(with_wire(dsn, Slot::Main, retry_safe, |w| run_script(w, call, timeout))?)
+    check(with_wire(dsn, Slot::Main, retry_safe, |w| {
+        run_script(w, call, timeout)
+    })?)
 }
 
 /// Runs many script calls in one pipeline (one round trip, plus one more if
@@ -195,7 +211,9 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
             c.pack(&mut packed, false);
         }
         let mut replies = w.pipeline(&packed, calls.len(), timeout)?;
-        let missing: Vec<usize> = (0..replies.len()).filter(|&i| is_noscript(&replies[i])).collect();
+        let missing: Vec<usize> = (0..replies.len())
+            .filter(|&i| is_noscript(&replies[i]))
+            .collect();
         if !missing.is_empty() {
             stats::noscript_fallback();
             packed.clear();
@@ -221,7 +239,9 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
 pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
     let packed = args.packed();
     let timeout = dsn.read_timeout;
-    check(with_wire(dsn, Slot::Main, retry_safe, |w| w.request(&packed, timeout))?)
+    check(with_wire(dsn, Slot::Main, retry_safe, |w| {
+        w.request(&packed, timeout)
+    })?)
 }
 
 /// Sends several plain commands in one round trip; one reply each.
@@ -231,7 +251,9 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
         c.pack_into(&mut packed, &[]);
     }
     let timeout = dsn.read_timeout;
-    with_wire(dsn, Slot::Main, retry_safe, |w| w.pipeline(&packed, cmds.len(), timeout))
+    with_wire(dsn, Slot::Main, retry_safe, |w| {
+        w.pipeline(&packed, cmds.len(), timeout)
+    })
 }
 
 /// Blocks until an element is pushed to the list `key` (returned) or until
@@ -343,4 +365,11 @@ fn has_hash_tag(key: &[u8]) -> bool {
         },
         None => false,
     }
+}
+
+/// The redis-server of `make test` (REDIS_URL), for the core's own tests.
+#[cfg(test)]
+pub fn test_dsn() -> Dsn {
+    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    Dsn::parse(&url, Timeouts::default()).expect("REDIS_URL must be a valid DSN")
 }

@@ -19,7 +19,16 @@ static ATFORK: Once = Once::new();
 
 extern "C" fn after_fork_in_child() {
     GENERATION.fetch_add(1, Relaxed);
-    for c in [&OPENED, &RECONNECTS, &COMMANDS, &SCRIPTS_LOADED, &NOSCRIPT, &ERRORS, &LIVE, &REQUESTS] {
+    for c in [
+        &OPENED,
+        &RECONNECTS,
+        &COMMANDS,
+        &SCRIPTS_LOADED,
+        &NOSCRIPT,
+        &ERRORS,
+        &LIVE,
+        &REQUESTS,
+    ] {
         c.store(0, Relaxed);
     }
 }

@@ -114,14 +114,23 @@ impl Wire {
         let where_ = dsn.redacted();
         let fail = |e: String| Fail::NotSent(format!("cannot connect to {where_}: {e}"));
         let stream = match &dsn.addr {
-            Addr::Tcp { host, port } => Stream::Tcp(tcp_connect(host, *port, deadline).map_err(fail)?),
+            Addr::Tcp { host, port } => {
+                Stream::Tcp(tcp_connect(host, *port, deadline).map_err(fail)?)
+            }
             Addr::Unix { path } => {
                 let s = UnixStream::connect(path).map_err(|e| fail(e.to_string()))?;
                 Stream::Unix(s)
             }
-            Addr::Tls { host, port, cafile, verify } => {
+            Addr::Tls {
+                host,
+                port,
+                cafile,
+                verify,
+            } => {
                 let tcp = tcp_connect(host, *port, deadline).map_err(fail)?;
-                Stream::Tls(Box::new(tls_wrap(tcp, host, cafile.as_deref(), *verify, deadline).map_err(fail)?))
+                Stream::Tls(Box::new(
+                    tls_wrap(tcp, host, cafile.as_deref(), *verify, deadline).map_err(fail)?,
+                ))
             }
         };
         let mut wire = Wire {
@@ -155,11 +164,13 @@ impl Wire {
             for c in &setup {
                 pack_into(&mut packed, c.iter().map(|a| a.as_slice()));
             }
-            let replies = wire.pipeline(&packed, setup.len(), remaining).map_err(|f| match f {
-                Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => {
-                    Fail::NotSent(format!("cannot connect to {where_}: handshake failed: {m}"))
-                }
-            })?;
+            let replies = wire
+                .pipeline(&packed, setup.len(), remaining)
+                .map_err(|f| match f {
+                    Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => {
+                        Fail::NotSent(format!("cannot connect to {where_}: handshake failed: {m}"))
+                    }
+                })?;
             for r in replies {
                 if let Value::ServerError(e) = r {
                     return Err(Fail::NotSent(format!(
@@ -184,7 +195,11 @@ impl Wire {
             return false;
         }
         let fd = self.stream.fd();
-        let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        let mut pfd = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
         // SAFETY: one valid pollfd, zero timeout.
         let n = unsafe { libc::poll(&mut pfd, 1, 0) };
         if n == 0 {
@@ -200,7 +215,14 @@ impl Wire {
         }
         let mut b = [0u8; 1];
         // SAFETY: valid fd and a one-byte buffer; MSG_PEEK consumes nothing.
-        let r = unsafe { libc::recv(fd, b.as_mut_ptr().cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
+        let r = unsafe {
+            libc::recv(
+                fd,
+                b.as_mut_ptr().cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
         if r < 0 {
             let e = io::Error::last_os_error();
             return e.kind() == io::ErrorKind::WouldBlock;
@@ -223,7 +245,10 @@ impl Wire {
 
     pub fn send(&mut self, packed: &[u8], n_commands: usize) -> Result<(), Fail> {
         stats::commands(n_commands as u64);
-        let r = self.stream.write_all(packed).and_then(|_| self.stream.flush());
+        let r = self
+            .stream
+            .write_all(packed)
+            .and_then(|_| self.stream.flush());
         r.map_err(|e| {
             self.broken = true;
             if is_timeout(&e) {
@@ -242,11 +267,18 @@ impl Wire {
                 self.broken = true;
                 let timed_out = e.is_timeout();
                 if timed_out {
-                    Err(Fail::Timeout(format!("no reply within {:.3}s", timeout.as_secs_f64())))
+                    Err(Fail::Timeout(format!(
+                        "no reply within {:.3}s",
+                        timeout.as_secs_f64()
+                    )))
                 } else if e.is_connection_dropped() || e.is_io_error() {
-                    Err(Fail::Lost(format!("connection lost while waiting for the reply: {e}")))
+                    Err(Fail::Lost(format!(
+                        "connection lost while waiting for the reply: {e}"
+                    )))
                 } else {
-                    Err(Fail::Lost(format!("unreadable reply, connection closed: {e}")))
+                    Err(Fail::Lost(format!(
+                        "unreadable reply, connection closed: {e}"
+                    )))
                 }
             }
         }
@@ -259,7 +291,12 @@ impl Wire {
     }
 
     /// Sends `n` packed commands at once and reads their `n` replies.
-    pub fn pipeline(&mut self, packed: &[u8], n: usize, timeout: Duration) -> Result<Vec<Value>, Fail> {
+    pub fn pipeline(
+        &mut self,
+        packed: &[u8],
+        n: usize,
+        timeout: Duration,
+    ) -> Result<Vec<Value>, Fail> {
         self.set_timeout(timeout)?;
         self.send(packed, n)?;
         let mut out = Vec::with_capacity(n);
@@ -278,7 +315,11 @@ impl Wire {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-            let mut pfd = libc::pollfd { fd: self.stream.fd(), events: libc::POLLIN, revents: 0 };
+            let mut pfd = libc::pollfd {
+                fd: self.stream.fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
             // SAFETY: one valid pollfd.
             let n = unsafe { libc::poll(&mut pfd, 1, ms) };
             if n > 0 {
@@ -300,14 +341,25 @@ impl Wire {
 }
 
 fn is_timeout(e: &io::Error) -> bool {
-    matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
 }
 
+/// Redis's own error text, without the " script: <sha>, on @user_script:N."
+/// tail Redis appends to errors raised inside a script.
 pub fn server_error_text(e: &redis::ServerError) -> String {
-    match e.details() {
+    let mut text = match e.details() {
         Some(d) => format!("{} {}", e.code(), d),
         None => e.code().to_string(),
+    };
+    if let Some(i) = text.find(" script: ") {
+        if text[i..].contains("@user_script") {
+            text.truncate(i);
+        }
     }
+    text
 }
 
 /// RESP-encodes one command.
@@ -344,7 +396,9 @@ fn tcp_connect(host: &str, port: u16, deadline: Instant) -> Result<TcpStream, St
                 let _ = s.set_nodelay(true);
                 return Ok(s);
             }
-            Err(e) if is_timeout(&e) => last = format!("connect timed out after {:.3}s", left.as_secs_f64()),
+            Err(e) if is_timeout(&e) => {
+                last = format!("connect timed out after {:.3}s", left.as_secs_f64())
+            }
             Err(e) => last = e.to_string(),
         }
     }
@@ -364,11 +418,14 @@ fn tls_wrap(
     let mut conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
     let mut tcp = tcp;
     // The handshake is bounded by what is left of the connect timeout.
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
+    let left = deadline
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_millis(1));
     let _ = tcp.set_read_timeout(Some(left));
     let _ = tcp.set_write_timeout(Some(left));
     while conn.is_handshaking() {
-        conn.complete_io(&mut tcp).map_err(|e| format!("TLS handshake failed: {e}"))?;
+        conn.complete_io(&mut tcp)
+            .map_err(|e| format!("TLS handshake failed: {e}"))?;
     }
     Ok(rustls::StreamOwned::new(conn, tcp))
 }
@@ -388,10 +445,13 @@ fn tls_config(cafile: Option<&str>, verify: bool) -> Result<Arc<rustls::ClientCo
         let mut roots = rustls::RootCertStore::empty();
         match cafile {
             Some(path) => {
-                let certs = CertificateDer::pem_file_iter(path).map_err(|e| format!("cannot read cafile {path}: {e}"))?;
+                let certs = CertificateDer::pem_file_iter(path)
+                    .map_err(|e| format!("cannot read cafile {path}: {e}"))?;
                 for c in certs {
                     let c = c.map_err(|e| format!("bad certificate in {path}: {e}"))?;
-                    roots.add(c).map_err(|e| format!("bad certificate in {path}: {e}"))?;
+                    roots
+                        .add(c)
+                        .map_err(|e| format!("bad certificate in {path}: {e}"))?;
                 }
             }
             None => {
@@ -469,7 +529,12 @@ impl rustls::client::danger::ServerCertVerifier for NoVerify {
         cert: &rustls::pki_types::CertificateDer<'_>,
         dss: &rustls::DigitallySignedStruct,
     ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -478,7 +543,12 @@ impl rustls::client::danger::ServerCertVerifier for NoVerify {
         cert: &rustls::pki_types::CertificateDer<'_>,
         dss: &rustls::DigitallySignedStruct,
     ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {

@@ -1,12 +1,13 @@
 -- Shared by the lb_*.lua scripts (inlined at build time).
 -- KEYS[1] board, KEYS[2] clock, KEYS[3] seq hash, KEYS[4] dense zset, KEYS[5] dense counts
--- ARGV[1] config "order;ranking;ties;ttl_ms;periods;retention", e.g. "d;o;l;0;-;2"
+-- ARGV[1] config "order;ranking;ties;ttl_ms;periods;retention;utc_offset_s", e.g. "d;o;l;0;-;2;0"
 -- ARGV[2] prefix of period board keys
-local ORDER, RANKING, TIES, TTL, PERIODS, RETENTION =
-  string.match(ARGV[1], '^([ad]);([ocd]);([le]);(%d+);([dwm%-]*);(%d+)$')
+local ORDER, RANKING, TIES, TTL, PERIODS, RETENTION, OFFSET =
+  string.match(ARGV[1], '^([ad]);([ocd]);([le]);(%d+);([dwm%-]*);(%d+);(%-?%d+)$')
 if not ORDER then return redis.error_reply('ERR rediskit: bad leaderboard config') end
 TTL = tonumber(TTL)
 RETENTION = tonumber(RETENTION)
+OFFSET = tonumber(OFFSET)
 local DESC = ORDER == 'd'
 local EARLIEST = TIES == 'e'
 local DENSE = RANKING == 'd'

@@ -88,26 +88,28 @@ local function civil_from_days(z)
   return y, m, d
 end
 
--- {key suffix, expire-at ms} of the current period board of kind c
+-- {key suffix, expire-at ms} of the current period board of kind c; periods
+-- follow the calendar at UTC + OFFSET seconds
 local function period(c)
   now()
-  local days = floor(NOW_S / 86400)
-  local DAY = 86400000
+  local lt = NOW_S + OFFSET
+  local days = floor(lt / 86400)
+  local function at(day) return (day * 86400 - OFFSET) * 1000 end
   if c == 'd' then
     local y, m, d = civil_from_days(days)
-    return string.format('daily:%04d-%02d-%02d', y, m, d), (days + 1 + RETENTION) * DAY
+    return string.format('daily:%04d-%02d-%02d', y, m, d), at(days + 1 + RETENTION)
   elseif c == 'w' then
     local wd = (days + 3) % 7 + 1 -- ISO weekday, Monday = 1
     local thu = days - wd + 4
     local y = civil_from_days(thu)
     local week = floor((thu - days_from_civil(y, 1, 1)) / 7) + 1
-    return string.format('weekly:%04d-W%02d', y, week), (days - wd + 8 + 7 * RETENTION) * DAY
+    return string.format('weekly:%04d-W%02d', y, week), at(days - wd + 8 + 7 * RETENTION)
   else
     local y, m = civil_from_days(days)
     local mm = m + 1 + RETENTION
     local ey = y + floor((mm - 1) / 12)
     mm = (mm - 1) % 12 + 1
-    return string.format('monthly:%04d-%02d', y, m), days_from_civil(ey, mm, 1) * DAY
+    return string.format('monthly:%04d-%02d', y, m), at(days_from_civil(ey, mm, 1))
   end
 end
 

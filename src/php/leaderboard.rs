@@ -1,7 +1,10 @@
 #![allow(non_snake_case)] // PHP parameter names are camelCase (named arguments)
 //! `RedisKit\RedisLeaderboard`: argument checks and PHP arrays around
 //! `crate::leaderboard`.
-use super::{array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error, Bytes};
+use super::{
+    array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
+    Bytes,
+};
 use crate::leaderboard::{Entry, Leaderboard};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::ClassFlags;
@@ -48,7 +51,11 @@ impl RedisLeaderboard {
     /// @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
     /// @param array $options See the class description.
     /// @throws \ValueError on a bad DSN, an unknown option or a bad option value.
-    pub fn __construct(name: Bytes, connection: Option<&Zval>, options: Option<&ZendHashTable>) -> PhpResult<Self> {
+    pub fn __construct(
+        name: Bytes,
+        connection: Option<&Zval>,
+        options: Option<&ZendHashTable>,
+    ) -> PhpResult<Self> {
         let conn = connection_arg(connection)?;
         let opts = options_arg(options)?;
         let inner = Leaderboard::new(&name.0, &conn, opts, &settings()).map_err(throw)?;
@@ -66,7 +73,9 @@ impl RedisLeaderboard {
     /// 'desc', lower for 'asc'), or if the member is new.
     /// @return bool true if the score was stored.
     pub fn set_score_if_better(&self, member: Bytes, score: f64) -> PhpResult<bool> {
-        self.inner.set_score_if_better(&member.0, score).map_err(throw)
+        self.inner
+            .set_score_if_better(&member.0, score)
+            .map_err(throw)
     }
 
     /// Adds $delta to the member's score (a new member starts at 0).
@@ -86,7 +95,13 @@ impl RedisLeaderboard {
             let score = v
                 .double()
                 .or_else(|| v.long().map(|l| l as f64))
-                .ok_or_else(|| value_error(format!("setScores: the score of '{}' must be an int or a float, {} given", String::from_utf8_lossy(&member), type_name(v))))?;
+                .ok_or_else(|| {
+                    value_error(format!(
+                        "setScores: the score of '{}' must be an int or a float, {} given",
+                        String::from_utf8_lossy(&member),
+                        type_name(v)
+                    ))
+                })?;
             owned.push((member, score));
         }
         let refs: Vec<(&[u8], f64)> = owned.iter().map(|(m, s)| (m.as_slice(), *s)).collect();
