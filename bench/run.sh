@@ -21,12 +21,14 @@ ping=$(redis-benchmark -p "$port" -c 1 -n 50000 -q -t ping 2>/dev/null | grep -m
 infos=()
 for f in bench/*.php; do
   echo "== $f" >&2
-  while IFS='|' read -r kind a b c; do
-    case "$kind" in
-      ROW)
+  while IFS= read -r line; do
+    case "$line" in
+      ROW\|*)
+        IFS='|' read -r _ a b c <<< "$line"
         if [ "$c" = "-" ]; then ratio="-"; else ratio=$(awk -v x="$b" -v y="$c" 'BEGIN { printf "%.2fx", x / y }'); fi
         echo "| $a | $b | $c | $ratio |" >> "$out" ;;
-      INFO) infos+=("$a") ;;
+      INFO\|*) infos+=("${line#INFO|}") ;;
+      *) echo "$line" >&2 ;;
     esac
   done < <(php "${PHPARGS[@]}" "$f")
 done

@@ -548,6 +548,22 @@ impl Leaderboard {
                 "radius must be <= 10000, got {radius}"
             )));
         }
+        if self.plain_reads {
+            let mut c = ScriptCall::new(&scripts::LB_AROUND_PLAIN);
+            c.key(&self.key)
+                .arg(if self.cfg.desc { "d" } else { "a" })
+                .arg(member)
+                .int(radius);
+            return match conn::eval(&self.dsn, &c, true)? {
+                Value::Array(v) if v.is_empty() => Ok(Vec::new()),
+                Value::Array(v) if v.len() == 2 => {
+                    let mut it = v.into_iter();
+                    let start = int(it.next().unwrap_or(Value::Nil), "around")?;
+                    plain_entries(it.next().unwrap_or(Value::Nil), start)
+                }
+                v => Err(Error::unexpected("around", &v)),
+            };
+        }
         let mut c = self.call(&scripts::LB_AROUND);
         c.arg(member).int(radius);
         entries(conn::eval(&self.dsn, &c, true)?)
@@ -623,6 +639,26 @@ fn check_score(s: f64) -> Result<()> {
     } else {
         Ok(())
     }
+}
+
+/// A WITHSCORES reply of a plain board starting at 0-based position `start`:
+/// ordinal ranks follow from the position.
+fn plain_entries(v: Value, start: i64) -> Result<Vec<Entry>> {
+    let Value::Array(items) = v else {
+        return Err(Error::unexpected("range", &v));
+    };
+    let mut out = Vec::with_capacity(items.len() / 2);
+    let mut it = items.into_iter();
+    let mut rank = start;
+    while let (Some(m), Some(s)) = (it.next(), it.next()) {
+        rank += 1;
+        out.push(Entry {
+            member: bytes(m, "range")?,
+            score: float(s, "range")?,
+            rank,
+        });
+    }
+    Ok(out)
 }
 
 fn entries(v: Value) -> Result<Vec<Entry>> {

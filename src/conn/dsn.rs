@@ -43,6 +43,8 @@ impl Default for Timeouts {
 
 #[derive(Clone, PartialEq, Eq)]
 pub struct Dsn {
+    /// `pool_key()`, computed once at parse time.
+    key: String,
     pub addr: Addr,
     pub user: Option<String>,
     pub password: Option<String>,
@@ -61,7 +63,11 @@ impl std::fmt::Debug for Dsn {
 impl Dsn {
     /// The pool key: everything that makes two connections different
     /// (timeouts are applied per call and do not split the pool).
-    pub fn pool_key(&self) -> String {
+    pub fn pool_key(&self) -> &str {
+        &self.key
+    }
+
+    fn compute_key(&self) -> String {
         format!(
             "{:?}|{}|{}|{}",
             self.addr,
@@ -109,6 +115,7 @@ impl Dsn {
         };
 
         let mut dsn = Dsn {
+            key: String::new(),
             addr: Addr::Unix {
                 path: String::new(),
             },
@@ -214,6 +221,7 @@ impl Dsn {
                 }
             }
         }
+        dsn.key = dsn.compute_key();
         Ok(dsn)
     }
 }

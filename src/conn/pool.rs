@@ -10,12 +10,12 @@ use super::error::{Error, Result};
 use super::stats;
 use super::wire::{Fail, Wire};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
+/// Few DSNs per worker: a short list beats hashing the key on every call.
 #[derive(Default)]
 struct Pool {
     generation: u64,
-    conns: HashMap<String, Wire>,
+    conns: Vec<(Slot, String, Wire)>,
 }
 
 thread_local! {
@@ -31,14 +31,7 @@ pub enum Slot {
     Blocking,
 }
 
-fn slot_key(dsn: &Dsn, slot: Slot) -> String {
-    match slot {
-        Slot::Main => dsn.pool_key(),
-        Slot::Blocking => format!("{}#blocking", dsn.pool_key()),
-    }
-}
-
-fn take(key: &str) -> Option<Wire> {
+fn take(slot: Slot, key: &str) -> Option<Wire> {
     POOL.with(|p| {
         let mut p = p.borrow_mut();
         let generation = stats::fork_generation();
@@ -48,13 +41,17 @@ fn take(key: &str) -> Option<Wire> {
             p.conns.clear();
             p.generation = generation;
         }
-        p.conns.remove(key)
+        let i = p
+            .conns
+            .iter()
+            .position(|(s, k, _)| *s == slot && k == key)?;
+        Some(p.conns.swap_remove(i).2)
     })
 }
 
-fn put(key: String, wire: Wire) {
+fn put(slot: Slot, key: &str, wire: Wire) {
     if !wire.is_broken() && wire.generation == stats::fork_generation() {
-        POOL.with(|p| p.borrow_mut().conns.insert(key, wire));
+        POOL.with(|p| p.borrow_mut().conns.push((slot, key.to_string(), wire)));
     }
 }
 
@@ -82,10 +79,10 @@ pub fn with_wire<R>(
     mut f: impl FnMut(&mut Wire) -> std::result::Result<R, Fail>,
 ) -> Result<R> {
     stats::ensure_fork_handler();
-    let key = slot_key(dsn, slot);
+    let key = dsn.pool_key();
     let mut retried = false;
     loop {
-        let mut wire = match take(&key) {
+        let mut wire = match take(slot, key) {
             Some(mut w) => {
                 if w.is_alive() {
                     w
@@ -99,7 +96,7 @@ pub fn with_wire<R>(
         };
         match f(&mut wire) {
             Ok(r) => {
-                put(key, wire);
+                put(slot, key, wire);
                 return Ok(r);
             }
             Err(fail) => {
