@@ -7,6 +7,9 @@ mod pool;
 pub mod stats;
 mod wire;
 
+#[cfg(test)]
+mod tests;
+
 pub use dsn::{redact_raw, Addr, Dsn, Timeouts};
 pub use error::{Error, Result};
 pub use pool::{close_all, pooled};

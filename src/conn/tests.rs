@@ -1,0 +1,248 @@
+//! The connection layer against a real redis-server (`REDIS_URL`), with a
+//! fault-injecting TCP proxy in front of it where a test needs a connection
+//! to break at an exact moment.
+use super::*;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn key(name: &str) -> Vec<u8> {
+    format!("rkcargo:{}:{name}", std::process::id()).into_bytes()
+}
+
+fn cmd(parts: &[&[u8]]) -> Args {
+    let mut a = Args::new();
+    for p in parts {
+        a.push(p);
+    }
+    a
+}
+
+/// Forwards to the real server; when `drop_reply` is set, the next reply is
+/// swallowed and the client connection closed (the command did run).
+struct Proxy {
+    port: u16,
+    drop_reply: Arc<AtomicBool>,
+    accepted: Arc<AtomicUsize>,
+}
+
+fn proxy(target: &Dsn) -> Proxy {
+    let Addr::Tcp { host, port } = &target.addr else {
+        panic!("tcp REDIS_URL needed")
+    };
+    let upstream = format!("{host}:{port}");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let drop_reply = Arc::new(AtomicBool::new(false));
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let (d, a) = (drop_reply.clone(), accepted.clone());
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(mut client) = client else { return };
+            a.fetch_add(1, Ordering::SeqCst);
+            let mut server = TcpStream::connect(&upstream).unwrap();
+            let d = d.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 65536];
+                loop {
+                    let n = match client.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => n,
+                    };
+                    if server.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                    let n = match server.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => n,
+                    };
+                    if d.swap(false, Ordering::SeqCst) {
+                        let _ = client.shutdown(std::net::Shutdown::Both);
+                        return;
+                    }
+                    if client.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    Proxy {
+        port,
+        drop_reply,
+        accepted,
+    }
+}
+
+#[test]
+fn a_lost_reply_is_retried_only_when_safe() {
+    let real = test_dsn();
+    let p = proxy(&real);
+    let dsn = Dsn::parse(
+        &format!("redis://127.0.0.1:{}", p.port),
+        Timeouts::default(),
+    )
+    .unwrap();
+    let k = key("lost");
+    command(&real, &cmd(&[b"DEL", &k]), true).unwrap();
+
+    // Not retry-safe: the INCR ran once, the caller hears "may or may not have run".
+    p.drop_reply.store(true, Ordering::SeqCst);
+    let err = command(&dsn, &cmd(&[b"INCR", &k]), false).unwrap_err();
+    assert!(
+        matches!(err, Error::Connection(ref m) if m.contains("may or may not have run")),
+        "{err}"
+    );
+    assert_eq!(
+        command(&real, &cmd(&[b"GET", &k]), true).unwrap(),
+        Value::BulkString(b"1".to_vec())
+    );
+
+    // Retry-safe: the call is sent again on a new connection and succeeds.
+    p.drop_reply.store(true, Ordering::SeqCst);
+    let v = command(&dsn, &cmd(&[b"GET", &k]), true).unwrap();
+    assert_eq!(v, Value::BulkString(b"1".to_vec()));
+    assert_eq!(p.accepted.load(Ordering::SeqCst), 3);
+    command(&real, &cmd(&[b"DEL", &k]), true).unwrap();
+}
+
+#[test]
+fn a_killed_connection_is_replaced_before_writing() {
+    let dsn = test_dsn();
+    let k = key("killed");
+    command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
+    let id = match command(&dsn, &cmd(&[b"CLIENT", b"ID"]), true).unwrap() {
+        Value::Int(i) => i,
+        v => panic!("{v:?}"),
+    };
+    // kill it from another thread (its own pool, its own connection)
+    std::thread::spawn(move || {
+        let dsn = test_dsn();
+        command(
+            &dsn,
+            &cmd(&[b"CLIENT", b"KILL", b"ID", id.to_string().as_bytes()]),
+            false,
+        )
+        .unwrap();
+    })
+    .join()
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    // a non-retry-safe write still goes through: the dead socket is noticed first
+    assert_eq!(
+        command(&dsn, &cmd(&[b"INCR", &k]), false).unwrap(),
+        Value::Int(1)
+    );
+    command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
+}
+
+#[test]
+fn noscript_falls_back_to_eval_in_the_same_call() {
+    // a script body this server has never seen (unique per run)
+    let body: &'static str =
+        Box::leak(format!("-- {:?}\nreturn ARGV[1]", Instant::now()).into_boxed_str());
+    let sha: &'static str = Box::leak(
+        sha1_smol::Sha1::from(body)
+            .digest()
+            .to_string()
+            .into_boxed_str(),
+    );
+    let echo: &'static Script = Box::leak(Box::new(Script {
+        name: "echo",
+        body,
+        sha,
+    }));
+    let dsn = test_dsn();
+    let mut c = ScriptCall::new(echo);
+    c.arg("hi");
+    let before = stats::snapshot();
+    assert_eq!(
+        eval(&dsn, &c, true).unwrap(),
+        Value::BulkString(b"hi".to_vec())
+    );
+    let after = stats::snapshot();
+    let get = |s: &[(&str, u64)], k: &str| s.iter().find(|(n, _)| *n == k).unwrap().1;
+    assert!(get(&after, "noscript_fallbacks") > get(&before, "noscript_fallbacks"));
+    assert_eq!(
+        get(&after, "scripts_loaded") - get(&before, "scripts_loaded"),
+        1
+    );
+    // now cached: no fallback
+    assert_eq!(
+        eval(&dsn, &c, true).unwrap(),
+        Value::BulkString(b"hi".to_vec())
+    );
+    assert_eq!(
+        get(&stats::snapshot(), "noscript_fallbacks"),
+        get(&after, "noscript_fallbacks")
+    );
+    // pipelined calls after a flush fall back together, loading the body once
+    command(&dsn, &cmd(&[b"SCRIPT", b"FLUSH"]), true).unwrap();
+    let calls: Vec<_> = (0..5)
+        .map(|i| {
+            let mut c = ScriptCall::new(echo);
+            c.arg(i.to_string());
+            c
+        })
+        .collect();
+    let out = eval_many(&dsn, &calls).unwrap();
+    assert_eq!(out.len(), 5);
+    assert_eq!(out[4], Value::BulkString(b"4".to_vec()));
+}
+
+#[test]
+fn wait_signal_wakes_on_push_and_on_time() {
+    let dsn = test_dsn();
+    let k = key("signal");
+    command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
+    // deadline first: returns None close to the deadline, not ~100 ms later
+    for ms in [15u64, 40] {
+        let t = Instant::now();
+        assert_eq!(
+            wait_signal(&dsn, &k, Duration::from_millis(ms)).unwrap(),
+            None
+        );
+        let took = t.elapsed();
+        assert!(took >= Duration::from_millis(ms), "{took:?}");
+        assert!(
+            took < Duration::from_millis(ms + 25),
+            "woke {took:?} for {ms} ms"
+        );
+    }
+    // a push from elsewhere wakes it at once
+    let k2 = k.clone();
+    let pusher = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        command(&test_dsn(), &cmd(&[b"LPUSH", &k2, b"tok"]), false).unwrap();
+        Instant::now()
+    });
+    let got = wait_signal(&dsn, &k, Duration::from_secs(5)).unwrap();
+    let woke = Instant::now();
+    let pushed = pusher.join().unwrap();
+    assert_eq!(got, Some(b"tok".to_vec()));
+    assert!(woke.duration_since(pushed) < Duration::from_millis(20));
+    // the connection is still usable afterwards
+    assert_eq!(
+        wait_signal(&dsn, &k, Duration::from_millis(5)).unwrap(),
+        None
+    );
+}
+
+#[test]
+fn unreachable_hosts_fail_within_the_connect_timeout() {
+    // nothing listens on port 1 of loopback: refused at once
+    let dsn = Dsn::parse("redis://127.0.0.1:1?timeout=0.3", Timeouts::default()).unwrap();
+    let t = Instant::now();
+    let err = command(&dsn, &cmd(&[b"PING"]), true).unwrap_err();
+    assert!(matches!(err, Error::Connection(_)), "{err}");
+    assert!(t.elapsed() < Duration::from_millis(300));
+}
+
+#[test]
+fn aux_keys_share_the_main_keys_slot() {
+    assert_eq!(aux_key(b"lb:game", "seq"), b"{lb:game}:seq".to_vec());
+    assert_eq!(aux_key(b"lb:{g1}", "seq"), b"lb:{g1}:seq".to_vec());
+    assert_eq!(aux_key(b"a{}b", "seq"), b"{a{}b}:seq".to_vec());
+}
