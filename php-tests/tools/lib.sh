@@ -37,3 +37,61 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# start_cluster: 6 nodes (3 masters, 3 replicas) on free ports; prints the
+# ports, the first three being the seeds the tests use.
+start_cluster() {
+  local ports=() p
+  for i in 1 2 3 4 5 6; do
+    # an explicit bus port: the default (port + 10000) may not exist
+    p=$(start_redis "cluster-$i" --cluster-enabled yes --cluster-config-file nodes.conf \
+      --cluster-node-timeout 2000 --cluster-port "$(free_port)") || return 1
+    ports+=("$p")
+  done
+  local addrs=()
+  for p in "${ports[@]}"; do addrs+=("127.0.0.1:$p"); done
+  redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes >"$RK_RUN_DIR/cluster-create.log" 2>&1 \
+    || { cat "$RK_RUN_DIR/cluster-create.log" >&2; return 1; }
+  for _ in $(seq 100); do
+    redis-cli -p "${ports[0]}" cluster info 2>/dev/null | grep -q "cluster_state:ok" && { echo "${ports[*]}"; return 0; }
+    sleep 0.1
+  done
+  echo "cluster did not become ok" >&2
+  return 1
+}
+
+# start_sentinel_group: a master, a replica and 3 sentinels watching it as
+# "rkmaster"; prints "master_port replica_port s1 s2 s3".
+start_sentinel_group() {
+  local m r s ports=()
+  m=$(start_redis sentinel-master) || return 1
+  r=$(start_redis sentinel-replica --replicaof 127.0.0.1 "$m") || return 1
+  for i in 1 2 3; do
+    local port; port=$(free_port)
+    local dir="$RK_RUN_DIR/sentinel-$i"; mkdir -p "$dir"
+    cat > "$dir/sentinel.conf" <<CONF
+port $port
+bind 127.0.0.1
+daemonize yes
+pidfile $dir/redis.pid
+logfile $dir/sentinel.log
+dir $dir
+sentinel monitor rkmaster 127.0.0.1 $m 2
+sentinel down-after-milliseconds rkmaster 1000
+sentinel failover-timeout rkmaster 5000
+sentinel parallel-syncs rkmaster 1
+CONF
+    redis-server "$dir/sentinel.conf" --sentinel >/dev/null || return 1
+    ports+=("$port")
+  done
+  for _ in $(seq 100); do
+    local ok=1
+    for p in "${ports[@]}"; do
+      redis-cli -p "$p" sentinel get-master-addr-by-name rkmaster 2>/dev/null | grep -q "$m" || ok=0
+    done
+    [ $ok = 1 ] && { echo "$m $r ${ports[*]}"; return 0; }
+    sleep 0.1
+  done
+  echo "sentinels did not see the master" >&2
+  return 1
+}
