@@ -1,7 +1,7 @@
 //! Option arrays and connection arguments as the core sees them, already
 //! converted from PHP values by the bindings. Every primitive validates its
 //! own options here, so unknown keys and bad values fail the same way.
-use crate::conn::{Dsn, Error, Result, Timeouts};
+use crate::conn::{cluster_dsn, sentinel_dsn, Dsn, Error, MultiSpec, Result, Timeouts};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -55,8 +55,10 @@ pub enum Connection {
     Dsn(String),
     /// A plain list of DSNs (independent masters).
     List(Vec<String>),
-    /// An array form not supported (yet): the message says which.
-    Unsupported(String),
+    /// `['cluster' => [seeds], ...]`: a Redis Cluster.
+    Cluster(MultiSpec),
+    /// `['sentinel' => [sentinels], 'service' => name, ...]`: a master behind Sentinel.
+    Sentinel(MultiSpec),
 }
 
 impl Connection {
@@ -68,8 +70,67 @@ impl Connection {
             Connection::List(_) => Err(Error::invalid(
                 "a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string",
             )),
-            Connection::Unsupported(why) => Err(Error::invalid(why.clone())),
+            Connection::Cluster(spec) => Ok(Arc::new(cluster_dsn(spec, settings.timeouts)?)),
+            Connection::Sentinel(spec) => Ok(Arc::new(sentinel_dsn(spec, settings.timeouts)?)),
         }
+    }
+
+    /// The keyed array forms: `['cluster' => [...], 'password' => ..., ...]`
+    /// and `['sentinel' => [...], 'service' => ..., ...]`.
+    pub fn multi(mut o: Options) -> Result<Connection> {
+        let has = |o: &Options, k: &str| o.entries.iter().any(|(key, _)| key == k);
+        let is_cluster = has(&o, "cluster");
+        if is_cluster && has(&o, "sentinel") {
+            return Err(Error::invalid(
+                "a connection is either 'cluster' or 'sentinel', not both",
+            ));
+        }
+        let cluster = o.string_list("cluster")?;
+        let sentinel = o.string_list("sentinel")?;
+        let mut spec = MultiSpec {
+            user: o.string("user")?,
+            password: o.string("password")?,
+            read_timeout: o.seconds("read_timeout")?,
+            connect_timeout: o.seconds("connect_timeout")?,
+            tls: o.bool("tls", false)?,
+            ..MultiSpec::default()
+        };
+        if is_cluster {
+            spec.nodes = cluster;
+            o.finish(
+                "cluster connection",
+                &[
+                    "cluster",
+                    "user",
+                    "password",
+                    "read_timeout",
+                    "connect_timeout",
+                    "tls",
+                ],
+            )?;
+            return Ok(Connection::Cluster(spec));
+        }
+        spec.nodes = sentinel;
+        spec.service = o.string("service")?;
+        spec.sentinel_user = o.string("sentinel_user")?;
+        spec.sentinel_password = o.string("sentinel_password")?;
+        spec.db = o.int("db", 0, i64::from(i32::MAX), 0)?;
+        o.finish(
+            "sentinel connection",
+            &[
+                "sentinel",
+                "service",
+                "user",
+                "password",
+                "sentinel_user",
+                "sentinel_password",
+                "db",
+                "read_timeout",
+                "connect_timeout",
+                "tls",
+            ],
+        )?;
+        Ok(Connection::Sentinel(spec))
     }
 }
 

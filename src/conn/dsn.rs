@@ -6,6 +6,8 @@
 //! (PEM bundle to trust instead of the system roots) and `verify_peer`
 //! (`0` to skip certificate checks, for tests only).
 use super::error::{Error, Result};
+use super::topology::Topology;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -44,13 +46,19 @@ impl Default for Timeouts {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Dsn {
     /// `pool_key()`, computed once at parse time.
-    key: String,
+    pub(crate) key: String,
     pub addr: Addr,
     pub user: Option<String>,
     pub password: Option<String>,
     pub db: i64,
     pub connect_timeout: Duration,
     pub read_timeout: Duration,
+    /// `None` for one server; a cluster or a sentinel-watched master otherwise
+    /// (then `addr` is only the first seed, and calls are routed to nodes).
+    pub topology: Option<Arc<Topology>>,
+    /// Verify with ROLE at connect time that the server is a master (nodes
+    /// resolved through Sentinel).
+    pub check_master: bool,
 }
 
 impl std::fmt::Debug for Dsn {
@@ -67,9 +75,13 @@ impl Dsn {
         &self.key
     }
 
-    fn compute_key(&self) -> String {
+    pub(crate) fn compute_key(&self) -> String {
+        let topo = match &self.topology {
+            None => String::new(),
+            Some(t) => t.key(),
+        };
         format!(
-            "{:?}|{}|{}|{}",
+            "{topo}{:?}|{}|{}|{}",
             self.addr,
             self.user.as_deref().unwrap_or(""),
             self.password.as_deref().unwrap_or(""),
@@ -77,8 +89,39 @@ impl Dsn {
         )
     }
 
+    /// The same credentials and timeouts, for another server.
+    pub(crate) fn node(&self, host: &str, port: u16) -> Dsn {
+        let addr = match &self.addr {
+            Addr::Tls { cafile, verify, .. } => Addr::Tls {
+                host: host.to_string(),
+                port,
+                cafile: cafile.clone(),
+                verify: *verify,
+            },
+            _ => Addr::Tcp {
+                host: host.to_string(),
+                port,
+            },
+        };
+        let mut d = Dsn {
+            key: String::new(),
+            addr,
+            topology: None,
+            ..self.clone()
+        };
+        d.key = d.compute_key();
+        d
+    }
+
     /// The DSN with the password replaced by `***`: safe for messages and logs.
     pub fn redacted(&self) -> String {
+        if let Some(t) = &self.topology {
+            return t.describe();
+        }
+        self.redacted_node()
+    }
+
+    pub(crate) fn redacted_node(&self) -> String {
         let auth = match (&self.user, &self.password) {
             (Some(u), Some(_)) => format!("{u}:***@"),
             (None, Some(_)) => ":***@".to_string(),
@@ -124,6 +167,8 @@ impl Dsn {
             db: 0,
             connect_timeout: defaults.connect,
             read_timeout: defaults.read,
+            topology: None,
+            check_master: false,
         };
 
         // userinfo: everything before the last '@' of the authority part.

@@ -4,7 +4,9 @@
 mod dsn;
 mod error;
 mod pool;
+pub mod slot;
 pub mod stats;
+mod topology;
 mod wire;
 
 #[cfg(test)]
@@ -14,9 +16,11 @@ pub use dsn::{redact_raw, Addr, Dsn, Timeouts};
 pub use error::{Error, Result};
 pub use pool::{close_all, pooled};
 pub use redis::Value;
+pub use topology::{cluster_dsn, sentinel_dsn, MultiSpec};
 
-use pool::{with_wire, Slot};
+use pool::Slot;
 use std::time::Duration;
+use topology::dispatch;
 use wire::{server_error_text, write_bulk, Fail, Wire};
 
 /// A Lua script embedded at build time with the SHA1 of its body.
@@ -32,6 +36,8 @@ pub struct Script {
 pub struct Args {
     buf: Vec<u8>,
     n: usize,
+    /// The key that decides the cluster node, when it is not the first argument.
+    pub route: Option<Vec<u8>>,
 }
 
 impl Args {
@@ -64,6 +70,41 @@ impl Args {
         self.n
     }
 
+    /// The key a cluster routes this command by: the explicit `route`, else
+    /// the first argument of commands that take a key first; `None` for
+    /// keyless commands (any node will do).
+    pub fn route(&self) -> Option<&[u8]> {
+        if let Some(r) = &self.route {
+            return Some(r);
+        }
+        let mut parts = BulkIter { buf: &self.buf };
+        let name = parts.next()?;
+        const KEYLESS: &[&[u8]] = &[
+            b"TIME",
+            b"PING",
+            b"CLIENT",
+            b"SCRIPT",
+            b"INFO",
+            b"CLUSTER",
+            b"ROLE",
+            b"CONFIG",
+            b"DEBUG",
+            b"FLUSHDB",
+            b"FLUSHALL",
+            b"WAIT",
+            b"ECHO",
+            b"SELECT",
+            b"DBSIZE",
+        ];
+        if KEYLESS.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+            return None;
+        }
+        if name.eq_ignore_ascii_case(b"MEMORY") || name.eq_ignore_ascii_case(b"OBJECT") {
+            parts.next();
+        }
+        parts.next()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
@@ -80,6 +121,25 @@ impl Args {
             write_bulk(out, h);
         }
         out.extend_from_slice(&self.buf);
+    }
+}
+
+/// Walks the bulk strings of an `Args` buffer.
+struct BulkIter<'a> {
+    buf: &'a [u8],
+}
+
+impl<'a> Iterator for BulkIter<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let rest = self.buf.strip_prefix(b"$")?;
+        let nl = rest.iter().position(|&b| b == b'\r')?;
+        let len: usize = std::str::from_utf8(&rest[..nl]).ok()?.parse().ok()?;
+        let start = nl + 2;
+        let item = rest.get(start..start + len)?;
+        self.buf = rest.get(start + len + 2..).unwrap_or(&[]);
+        Some(item)
     }
 }
 
@@ -139,6 +199,17 @@ impl<'s> ScriptCall<'s> {
         self
     }
 
+    /// The first key: a script's keys all live in one cluster slot.
+    fn route(&self) -> Option<&[u8]> {
+        if self.keys == 0 {
+            return None;
+        }
+        BulkIter {
+            buf: &self.tail.buf,
+        }
+        .next()
+    }
+
     fn pack(&self, out: &mut Vec<u8>, by_body: bool) {
         let nkeys = self.keys.to_string();
         let (verb, what): (&[u8], &[u8]) = if by_body {
@@ -195,7 +266,7 @@ fn run_script(
 /// Runs one script (EVALSHA, falling back to EVAL on NOSCRIPT).
 pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
     let timeout = dsn.read_timeout;
-    check(with_wire(dsn, Slot::Main, retry_safe, |w| {
+    check(dispatch(dsn, call.route(), Slot::Main, retry_safe, |w| {
         run_script(w, call, timeout)
     })?)
 }
@@ -208,7 +279,7 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
         return Ok(Vec::new());
     }
     let timeout = dsn.read_timeout;
-    with_wire(dsn, Slot::Main, false, |w| {
+    let replies = dispatch(dsn, calls[0].route(), Slot::Main, false, |w| {
         let mut packed = Vec::new();
         for c in calls {
             c.pack(&mut packed, false);
@@ -234,15 +305,23 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
                 replies[i] = v;
             }
         }
-        Ok(replies)
-    })
+        Ok(Value::Array(replies))
+    })?;
+    array(replies, calls.len())
+}
+
+fn array(v: Value, n: usize) -> Result<Vec<Value>> {
+    match v {
+        Value::Array(items) if items.len() == n => Ok(items),
+        v => Err(Error::unexpected("pipeline", &v)),
+    }
 }
 
 /// Sends one plain command.
 pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
     let packed = args.packed();
     let timeout = dsn.read_timeout;
-    check(with_wire(dsn, Slot::Main, retry_safe, |w| {
+    check(dispatch(dsn, args.route(), Slot::Main, retry_safe, |w| {
         w.request(&packed, timeout)
     })?)
 }
@@ -254,9 +333,11 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
         c.pack_into(&mut packed, &[]);
     }
     let timeout = dsn.read_timeout;
-    with_wire(dsn, Slot::Main, retry_safe, |w| {
-        w.pipeline(&packed, cmds.len(), timeout)
-    })
+    let route = cmds.first().and_then(Args::route);
+    let replies = dispatch(dsn, route, Slot::Main, retry_safe, |w| {
+        w.pipeline(&packed, cmds.len(), timeout).map(Value::Array)
+    })?;
+    array(replies, cmds.len())
 }
 
 /// Blocks until an element is pushed to the list `key` (returned) or until
@@ -274,7 +355,7 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
     let mut blpop = Args::cmd("BLPOP");
     blpop.push(key).push(format!("{server_timeout}"));
     let blpop = blpop.packed();
-    let reply = with_wire(dsn, Slot::Blocking, false, |w| {
+    let reply = dispatch(dsn, Some(key), Slot::Blocking, false, |w| {
         if w.client_id.is_none() {
             match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
                 Value::Int(id) => w.client_id = Some(id),
@@ -287,6 +368,7 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
             // read its reply (nil, or an element that raced with us: kept).
             let mut unblock = Args::cmd("CLIENT");
             unblock.push("UNBLOCK").int(w.client_id.unwrap_or_default());
+            unblock.route = Some(key.to_vec()); // the node that holds the wait
             if let Err(e) = command(dsn, &unblock, true) {
                 return Err(Fail::Lost(format!("could not end a blocking wait: {e}")));
             }
@@ -361,13 +443,7 @@ pub fn aux_key(main: &[u8], suffix: &str) -> Vec<u8> {
 }
 
 fn has_hash_tag(key: &[u8]) -> bool {
-    match key.iter().position(|&b| b == b'{') {
-        Some(open) => match key[open + 1..].iter().position(|&b| b == b'}') {
-            Some(len) => len > 0,
-            None => false,
-        },
-        None => false,
-    }
+    slot::hash_tag(key).len() < key.len()
 }
 
 /// The redis-server of `make test` (REDIS_URL), for the core's own tests.

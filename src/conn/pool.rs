@@ -60,9 +60,20 @@ pub fn pooled() -> usize {
     POOL.with(|p| p.borrow().conns.len())
 }
 
+/// Closes this thread's connections (main and blocking) with this pool key.
+pub fn discard(key: &str) {
+    POOL.with(|p| p.borrow_mut().conns.retain(|(_, k, _)| k != key));
+}
+
 /// Closes every pooled connection of this thread (tests, and `RedisKit\reset()`).
 pub fn close_all() {
     POOL.with(|p| p.borrow_mut().conns.clear());
+}
+
+/// A failed call, and whether the request may have reached the server.
+pub struct CallError {
+    pub error: Error,
+    pub maybe_sent: bool,
 }
 
 /// Runs `f` on a live connection to `dsn`.
@@ -72,13 +83,20 @@ pub fn close_all() {
 /// after the request was sent, `f` runs once more on a new connection only
 /// when `retry_safe` (a read, or a script that cannot apply twice); otherwise
 /// the caller gets `Error::Connection` and the next call reconnects.
+///
+/// The error tells a failure to connect (nothing sent: the caller may try
+/// another node) from a failure after sending.
 pub fn with_wire<R>(
     dsn: &Dsn,
     slot: Slot,
     retry_safe: bool,
     mut f: impl FnMut(&mut Wire) -> std::result::Result<R, Fail>,
-) -> Result<R> {
+) -> std::result::Result<R, CallError> {
     stats::ensure_fork_handler();
+    let not_sent = |error| CallError {
+        error,
+        maybe_sent: false,
+    };
     let key = dsn.pool_key();
     let mut retried = false;
     loop {
@@ -89,10 +107,10 @@ pub fn with_wire<R>(
                 } else {
                     drop(w);
                     stats::reconnect();
-                    connect(dsn)?
+                    connect(dsn).map_err(not_sent)?
                 }
             }
-            None => connect(dsn)?,
+            None => connect(dsn).map_err(not_sent)?,
         };
         match f(&mut wire) {
             Ok(r) => {
@@ -112,7 +130,11 @@ pub fn with_wire<R>(
                     continue;
                 }
                 stats::error();
-                return Err(Error::Connection(describe(dsn, fail)));
+                let maybe_sent = !matches!(fail, Fail::NotSent(_));
+                return Err(CallError {
+                    error: Error::Connection(describe(dsn, fail)),
+                    maybe_sent,
+                });
             }
         }
     }
@@ -128,7 +150,7 @@ fn connect(dsn: &Dsn) -> Result<Wire> {
 }
 
 fn describe(dsn: &Dsn, fail: Fail) -> String {
-    let at = dsn.redacted();
+    let at = dsn.redacted_node();
     match fail {
         Fail::NotSent(m) => format!("Redis at {at}: {m}"),
         Fail::Lost(m) => format!("Redis at {at}: {m} (the command may or may not have run)"),

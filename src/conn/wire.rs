@@ -156,6 +156,9 @@ impl Wire {
         if dsn.db != 0 {
             setup.push(vec![b"SELECT".to_vec(), dsn.db.to_string().into_bytes()]);
         }
+        if dsn.check_master {
+            setup.push(vec![b"ROLE".to_vec()]);
+        }
         if !setup.is_empty() {
             let remaining = deadline
                 .checked_duration_since(Instant::now())
@@ -172,11 +175,23 @@ impl Wire {
                     }
                 })?;
             for r in replies {
-                if let Value::ServerError(e) = r {
-                    return Err(Fail::NotSent(format!(
-                        "cannot connect to {where_}: {}",
-                        server_error_text(&e)
-                    )));
+                match r {
+                    Value::ServerError(e) => {
+                        return Err(Fail::NotSent(format!(
+                            "cannot connect to {where_}: {}",
+                            server_error_text(&e)
+                        )));
+                    }
+                    Value::Array(role) if dsn.check_master => {
+                        let is_master =
+                            matches!(role.first(), Some(Value::BulkString(r)) if r == b"master");
+                        if !is_master {
+                            return Err(Fail::NotSent(format!(
+                                "{where_} is not a master (any more): failover in progress?"
+                            )));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }

@@ -233,21 +233,27 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
             ce::type_error(),
         ));
     };
-    if arr.get("cluster").is_some() {
-        return Ok(Connection::Unsupported(
-            "Redis Cluster connections (['cluster' => [...]]) are not supported by this version of rediskit".into(),
-        ));
-    }
-    if arr.get("sentinel").is_some() {
-        return Ok(Connection::Unsupported(
-            "Redis Sentinel connections (['sentinel' => [...], 'service' => ...]) are not supported by this version of rediskit".into(),
-        ));
+    if arr.get("cluster").is_some() || arr.get("sentinel").is_some() {
+        let mut entries = Vec::new();
+        for (key, v) in array_entries(arr) {
+            match key {
+                Key::Bytes(k) => {
+                    entries.push((String::from_utf8_lossy(&k).into_owned(), opt_value(v)))
+                }
+                Key::Int(i) => {
+                    return Err(value_error(format!(
+                        "a cluster/sentinel connection array takes string keys, got the int key {i}"
+                    )))
+                }
+            }
+        }
+        return Connection::multi(Options::new(entries)).map_err(throw);
     }
     let mut list = Vec::new();
     for (key, v) in array_entries(arr) {
         if let Key::Bytes(k) = key {
             return Err(value_error(format!(
-                "unknown connection array key '{}': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]",
+                "unknown connection array key '{}': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => '...']",
                 String::from_utf8_lossy(&k)
             )));
         }
