@@ -7,7 +7,7 @@ $key = rk_ns() . 'game';
 $raw = new RkRaw();
 // data written by existing phpredis-style code is read as is
 $raw->cmd('ZADD', $key, '3000', 'user_999', '2500', 'user_888');
-$lb = new RedisKit\RedisLeaderboard($key, rk_url());
+$lb = new RedisKit\RedisLeaderboard($key, rk_conn());
 var_dump($lb->count(), $lb->rank('user_888'), $lb->score('user_999'));
 
 $lb->setScore('alice', 100);
@@ -40,7 +40,7 @@ var_dump(in_array("a\0b", array_column($lb->top(100), 'member'), true));
 var_dump($lb->remove("a\0b", '', "\xff\xfe"));
 
 // asc order: lap times, lowest first
-$laps = new RedisKit\RedisLeaderboard(rk_ns() . 'laps', rk_url(), ['order' => 'asc']);
+$laps = new RedisKit\RedisLeaderboard(rk_ns() . 'laps', rk_conn(), ['order' => 'asc']);
 $laps->setScores(['ann' => 61.2, 'ben' => 59.8, 'cid' => 60.0]);
 var_dump($laps->rank('ben'), $laps->setScoreIfBetter('ann', 62.0), $laps->setScoreIfBetter('ann', 58.1), $laps->rank('ann'));
 echo implode(',', array_column($laps->top(3), 'member')), "\n";

@@ -7,7 +7,7 @@ require __DIR__ . '/_lb_model.inc';
 // the classic example: scores 50, 40, 40, 30
 foreach (['desc', 'asc'] as $order) {
     foreach (['ordinal', 'competition', 'dense'] as $ranking) {
-        $lb = new RedisKit\RedisLeaderboard(rk_ns() . "t:$order:$ranking", rk_url(), ['order' => $order, 'ranking' => $ranking]);
+        $lb = new RedisKit\RedisLeaderboard(rk_ns() . "t:$order:$ranking", rk_conn(), ['order' => $order, 'ranking' => $ranking]);
         $lb->setScores(['a' => 50, 'b' => 40, 'c' => 40, 'd' => 30]);
         echo str_pad("$order $ranking:", 18), implode(' ', array_map(fn($e) => "{$e['member']}={$e['rank']}", $lb->top(4))),
             ' | rank(c)=', $lb->rank('c'), ' around(c,1)=', implode(',', array_map(fn($e) => "{$e['member']}{$e['rank']}", $lb->around('c', 1))), "\n";
@@ -15,7 +15,7 @@ foreach (['desc', 'asc'] as $order) {
     }
 }
 // earliest: who reached the score first ranks higher, whatever the names
-$lb = new RedisKit\RedisLeaderboard(rk_ns() . 'early', rk_url(), ['ties' => 'earliest']);
+$lb = new RedisKit\RedisLeaderboard(rk_ns() . 'early', rk_conn(), ['ties' => 'earliest']);
 $lb->setScore('zed', 10);
 $lb->setScore('amy', 10);     // same score, later: below zed
 $lb->setScore('kim', 10);
@@ -44,7 +44,7 @@ $ok = true;
 foreach (['desc', 'asc'] as $order) {
     foreach (['ordinal', 'competition', 'dense'] as $ranking) {
         foreach (['lexical', 'earliest'] as $ties) {
-            $lb = new RedisKit\RedisLeaderboard(rk_ns() . "r:$order:$ranking:$ties", rk_url(), ['order' => $order, 'ranking' => $ranking, 'ties' => $ties]);
+            $lb = new RedisKit\RedisLeaderboard(rk_ns() . "r:$order:$ranking:$ties", rk_conn(), ['order' => $order, 'ranking' => $ranking, 'ties' => $ties]);
             $model = new LbModel($order === 'desc', $ranking, $ties === 'earliest');
             for ($i = 0; $i < 60; $i++) {
                 $m = 'm' . mt_rand(0, 40);

@@ -8,7 +8,7 @@ mt_srand(2026);
 $ok = true;
 $configs = [['desc', 'ordinal'], ['asc', 'competition'], ['desc', 'dense']];
 foreach ($configs as [$order, $ranking]) {
-    $lb = new RedisKit\RedisLeaderboard(rk_ns() . "m:$order:$ranking", rk_url(), ['order' => $order, 'ranking' => $ranking, 'ties' => 'earliest']);
+    $lb = new RedisKit\RedisLeaderboard(rk_ns() . "m:$order:$ranking", rk_conn(), ['order' => $order, 'ranking' => $ranking, 'ties' => 'earliest']);
     $model = new LbModel($order === 'desc', $ranking, true);
     $ops = $order === 'desc' && $ranking === 'ordinal' ? 10000 : 3000;
     for ($i = 1; $i <= $ops; $i++) {

@@ -4,7 +4,7 @@ RedisLeaderboard 'earliest' across processes: whoever reaches the score first on
 <?php
 require __DIR__ . '/_rk.inc';
 $name = rk_ns() . 'race';
-$lb = new RedisKit\RedisLeaderboard($name, rk_url(), ['ties' => 'earliest']);
+$lb = new RedisKit\RedisLeaderboard($name, rk_conn(), ['ties' => 'earliest']);
 $lb->clear();
 // Rounds: the two processes take turns (a pipe hands the turn over), each
 // reaching the same score; the first to get there must rank higher, even
@@ -14,7 +14,7 @@ $rounds = 20;
 [$toParent, $fromChild] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
 $pid = pcntl_fork();
 if ($pid === 0) {
-    $lb = new RedisKit\RedisLeaderboard($name, rk_url(), ['ties' => 'earliest']);
+    $lb = new RedisKit\RedisLeaderboard($name, rk_conn(), ['ties' => 'earliest']);
     for ($r = 0; $r < $rounds; $r++) {
         fgets($fromParent);                       // wait for the parent's write
         $lb->incrementScore("z-child", 1);        // 'z' would sort first (desc, lexical), but is second
@@ -34,7 +34,7 @@ pcntl_waitpid($pid, $st);
 echo implode(',', array_unique($order)), "\n";
 var_dump($lb->score('z-child'), $lb->score('a-parent'));
 // the lexical board would have said the opposite
-$lex = new RedisKit\RedisLeaderboard(rk_ns() . 'lex', rk_url());
+$lex = new RedisKit\RedisLeaderboard(rk_ns() . 'lex', rk_conn());
 $lex->setScores(['a-parent' => 1, 'z-child' => 1]);
 echo implode(',', array_column($lex->top(2), 'member')), "\n";
 $lex->clear();

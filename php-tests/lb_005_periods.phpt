@@ -12,7 +12,7 @@ if ($offset < -50400) $offset += 86400;
 $t0 = (int)$sec + $offset;                       // local time of the first writes
 $name = rk_ns() . 'season';
 $opts = ['periods' => ['daily', 'weekly', 'monthly'], 'utc_offset' => $offset, 'retention' => 3, 'ties' => 'earliest', 'ranking' => 'dense'];
-$lb = new RedisKit\RedisLeaderboard($name, rk_url(), $opts);
+$lb = new RedisKit\RedisLeaderboard($name, rk_conn(), $opts);
 
 $lb->incrementScore('x', 5);
 $lb->setScore('y', 7);
@@ -53,12 +53,16 @@ var_dump($raw->cmd('PTTL', $name));               // the main board never expire
 // bad period use
 echo rk_ex(rk_catch(fn() => $lb->period('yearly'))), "\n";
 echo rk_ex(rk_catch(fn() => $lb->period('daily', '2026-13'))), "\n";
-echo rk_ex(rk_catch(fn() => (new RedisKit\RedisLeaderboard($name, rk_url()))->period('daily'))), "\n";
-echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard($name, rk_url(), ['periods' => ['hourly']]))), "\n";
-echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard($name, rk_url(), ['periods' => 'daily']))), "\n";
-echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard($name, rk_url(), ['utc_offset' => '+15:00']))), "\n";
+echo rk_ex(rk_catch(fn() => (new RedisKit\RedisLeaderboard($name, rk_conn()))->period('daily'))), "\n";
+echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard($name, rk_conn(), ['periods' => ['hourly']]))), "\n";
+echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard($name, rk_conn(), ['periods' => 'daily']))), "\n";
+echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard($name, rk_conn(), ['utc_offset' => '+15:00']))), "\n";
 
-foreach ($raw->cmd('KEYS', '*' . $name . '*') as $k) $raw->cmd('DEL', $k);
+foreach (['daily', 'weekly', 'monthly'] as $p) {
+    $lb->period($p, $before[$p])->clear();
+    $lb->period($p, $after[$p])->clear();
+}
+$lb->clear();
 ?>
 --EXPECT--
 current daily board is the one of today

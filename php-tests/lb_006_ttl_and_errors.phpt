@@ -5,23 +5,23 @@ RedisLeaderboard: ttl expires idle boards (side keys too); bad input is a ValueE
 require __DIR__ . '/_rk.inc';
 $raw = new RkRaw();
 $name = rk_ns() . 'ttl';
-$lb = new RedisKit\RedisLeaderboard($name, rk_url(), ['ttl' => 60, 'ties' => 'earliest', 'ranking' => 'dense']);
+$lb = new RedisKit\RedisLeaderboard($name, rk_conn(), ['ttl' => 60, 'ties' => 'earliest', 'ranking' => 'dense']);
 $lb->setScore('a', 1);
 $lb->incrementScore('b', 2);
 foreach ([$name, '{' . $name . '}:seq', '{' . $name . '}:ds', '{' . $name . '}:dc', '{' . $name . '}:clock'] as $k) {
     $t = $raw->cmd('PTTL', $k);
     echo $t > 55000 && $t <= 60000 ? "ttl ok" : "ttl $t", "\n";
 }
-$short = new RedisKit\RedisLeaderboard(rk_ns() . 'short', rk_url(), ['ttl' => 0.3]);
+$short = new RedisKit\RedisLeaderboard(rk_ns() . 'short', rk_conn(), ['ttl' => 0.3]);
 $short->setScore('a', 1);
 usleep(450000);
 var_dump($short->count());
-$plain = new RedisKit\RedisLeaderboard(rk_ns() . 'plain', rk_url(), ['ttl' => 0.3]);
+$plain = new RedisKit\RedisLeaderboard(rk_ns() . 'plain', rk_conn(), ['ttl' => 0.3]);
 $plain->setScores(['a' => 1, 'b' => 2]);
 $t = $raw->cmd('PTTL', rk_ns() . 'plain');
 var_dump($t > 0 && $t <= 300);
 
-$b = new RedisKit\RedisLeaderboard(rk_ns() . 'bad', rk_url());
+$b = new RedisKit\RedisLeaderboard(rk_ns() . 'bad', rk_conn());
 $b->setScore('keep', 1);
 $calls = [
     fn() => $b->setScore('x', NAN),
@@ -35,24 +35,24 @@ $calls = [
     fn() => $b->around('keep', -1),
     fn() => $b->between(0, 3),
     fn() => $b->between(5, 3),
-    fn() => new RedisKit\RedisLeaderboard('x', rk_url(), ['ranking' => 'olympic']),
-    fn() => new RedisKit\RedisLeaderboard('x', rk_url(), ['ties' => 'random']),
-    fn() => new RedisKit\RedisLeaderboard('x', rk_url(), ['ttl' => 0]),
-    fn() => new RedisKit\RedisLeaderboard('x', rk_url(), ['retention' => -1]),
-    fn() => new RedisKit\RedisLeaderboard('x', rk_url(), ['order' => 'desc', 'sort' => 'x']),
+    fn() => new RedisKit\RedisLeaderboard('x', rk_conn(), ['ranking' => 'olympic']),
+    fn() => new RedisKit\RedisLeaderboard('x', rk_conn(), ['ties' => 'random']),
+    fn() => new RedisKit\RedisLeaderboard('x', rk_conn(), ['ttl' => 0]),
+    fn() => new RedisKit\RedisLeaderboard('x', rk_conn(), ['retention' => -1]),
+    fn() => new RedisKit\RedisLeaderboard('x', rk_conn(), ['order' => 'desc', 'sort' => 'x']),
 ];
 foreach ($calls as $c) echo rk_ex(rk_catch($c)), "\n";
 var_dump($b->count(), $b->score('p'));            // nothing half-written
-$inf = new RedisKit\RedisLeaderboard(rk_ns() . 'inf', rk_url(), ['ties' => 'earliest']);
+$inf = new RedisKit\RedisLeaderboard(rk_ns() . 'inf', rk_conn(), ['ties' => 'earliest']);
 $inf->setScore('i', INF);
 echo rk_ex(rk_catch(fn() => $inf->incrementScore('i', -INF))), "\n";
 var_dump($inf->score('i'));
-$plainInf = new RedisKit\RedisLeaderboard(rk_ns() . 'inf2', rk_url());
+$plainInf = new RedisKit\RedisLeaderboard(rk_ns() . 'inf2', rk_conn());
 $plainInf->setScore('i', INF);
 echo get_class(rk_catch(fn() => $plainInf->incrementScore('i', -INF))), "\n";
 
 $raw->cmd('SET', rk_ns() . 'str', 'not a zset');
-$w = new RedisKit\RedisLeaderboard(rk_ns() . 'str', rk_url());
+$w = new RedisKit\RedisLeaderboard(rk_ns() . 'str', rk_conn());
 foreach ([fn() => $w->setScore('a', 1), fn() => $w->rank('a'), fn() => $w->top(), fn() => $w->around('a'), fn() => $w->count()] as $c) {
     echo rk_ex(rk_catch($c)), "\n";
 }
