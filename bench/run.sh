@@ -6,6 +6,15 @@ cd "$(dirname "$0")/.."
 EXT="$PWD/target/release/librediskit.so"
 PHPARGS=(-n -d extension=igbinary -d extension=redis -d extension="$EXT" -d extension=posix -d memory_limit=1G)
 out=bench/results.md
+# a local 6-node cluster for the cluster rows (stopped on exit)
+url_keep="$REDIS_URL"
+unset RK_RUN_DIR
+source php-tests/tools/lib.sh
+export REDIS_URL="$url_keep"
+if cports=$(start_cluster 2>/dev/null); then
+  set -- $cports
+  export RK_CLUSTER="[\"redis://127.0.0.1:$1\",\"redis://127.0.0.1:$2\",\"redis://127.0.0.1:$3\"]"
+fi
 port=$(echo "${REDIS_URL}" | sed -E 's#.*:([0-9]+).*#\1#')
 ping=$(redis-benchmark -p "$port" -c 1 -n 50000 -q -t ping 2>/dev/null | grep -m1 PING_INLINE | grep -oE "[0-9.]+ requests" | cut -d' ' -f1)
 {

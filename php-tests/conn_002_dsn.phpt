@@ -45,7 +45,7 @@ foreach ($bad as $dsn) {
     $e = rk_catch(fn() => new RedisKit\RedisLeaderboard('x', $dsn));
     echo rk_ex($e), "\n";
 }
-// arrays are reserved for multi-node forms
+// arrays are the multi-node forms (constructors never connect: no exception until first use)
 foreach ([['cluster' => ['redis://127.0.0.1:7000']], ['sentinel' => ['redis://127.0.0.1:26379'], 'service' => 'm'], ["redis://$host:$port", "redis://$host:$port"], ['x' => 1], []] as $c) {
     echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard('x', $c))), "\n";
 }
@@ -72,9 +72,9 @@ ValueError: invalid Redis DSN 'redis://h?cafile=/x': 'cafile' only applies to re
 ValueError: invalid Redis DSN 'unix://relative.sock': a unix socket DSN needs an absolute path: unix:///path/to.sock
 ValueError: invalid Redis DSN 'redis://user:***@h:port': invalid port 'port' (1..65535)
 ValueError: invalid Redis DSN 'redis://user:***@h?nope=1': unknown query parameter 'nope' (known: timeout, read_timeout, db, cafile, verify_peer)
-ValueError: Redis Cluster connections (['cluster' => [...]]) are not supported by this version of rediskit
-ValueError: Redis Sentinel connections (['sentinel' => [...], 'service' => ...]) are not supported by this version of rediskit
+no exception
+no exception
 ValueError: a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string
-ValueError: unknown connection array key 'x': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]
+ValueError: unknown connection array key 'x': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => '...']
 ValueError: the connection list is empty
 TypeError: the connection must be a DSN string, an array or null, int given

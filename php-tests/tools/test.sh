@@ -28,7 +28,7 @@ run_phpt() {
   local out p f s b w
   out=$(TEST_PHP_EXECUTABLE="$PHPBIN" NO_INTERACTION=1 "$PHPBIN" -n "$RUNTESTS" -q -n -p "$PHPBIN" \
     -d extension="$EXT" -d extension=posix --show-diff -j2 "$@" 2>&1)
-  echo "$out" | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped)" | head -200
+  echo "$out" | tr '\r' '\n' | sed 's/\x1b\[[0-9;]*m//g' | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped|warned)" | head -200
   num() { echo "$out" | grep -E "^$1" | head -1 | grep -oE "[0-9]+" | head -1; }
   p=$(num "Tests passed"); f=$(num "Tests failed"); s=$(num "Tests skipped"); b=$(num "Tests borked"); w=$(num "Tests warned")
   [ -z "$p" ] && { echo "$out" | tail -20; p=0; f=1; }
