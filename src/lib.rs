@@ -4,6 +4,7 @@
 pub mod conn;
 pub mod leaderboard;
 pub mod options;
+pub mod queue;
 pub mod scripts;
 
 #[cfg(not(test))]
@@ -24,7 +25,10 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 #[php_function]
 #[php(name = "RedisKit\\stats")]
 pub fn stats() -> Vec<(String, i64)> {
-    conn::stats::snapshot().into_iter().map(|(k, v)| (k.to_string(), v as i64)).collect()
+    conn::stats::snapshot()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v as i64))
+        .collect()
 }
 
 #[cfg(not(test))]
@@ -38,6 +42,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::exceptions::ConnectionException>()
         .class::<php::exceptions::LockTimeoutException>()
         .class::<php::leaderboard::RedisLeaderboard>()
+        .class::<php::queue::DelayQueue>()
         .function(wrap_function!(stats))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)

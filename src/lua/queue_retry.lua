@@ -1,0 +1,30 @@
+-- retry: ARGV[3] job id, ARGV[4] delay in microseconds. Ends the caller's
+-- claim and counts a failed attempt: the job is due again after the delay,
+-- or goes to the dead set once it has used max_attempts. A claim whose
+-- visibility timeout already counted the attempt (job back in the schedule
+-- or dead set, not claimed by anyone since) is not counted twice.
+-- Returns 1, or 0 (not the caller's claim: changed nothing).
+--!include _queue_common.lua
+local id = ARGV[3]
+local delay_us = int_arg(4)
+local m = meta_get(id)
+if not m or OWNER == '' or m.owner ~= OWNER then return 0 end
+local a = m.attempts
+if m.state == 'F' then
+  a = a + 1
+  redis.call('ZREM', FLIGHT, id)
+  if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
+    redis.call('ZADD', DEAD, fmt(NOW_MS), id)
+    set_meta(id, 'D', a, m.due, '')
+    return 1
+  end
+elseif m.state == 'D' then
+  set_meta(id, 'D', a, m.due, '')
+  return 1
+end
+local old_head = head_due()
+local due = due_after(delay_us)
+redis.call('ZADD', SCHED, fmt(due), id)
+set_meta(id, 'S', a, due, '')
+wake_if_earlier(due, old_head)
+return 1
