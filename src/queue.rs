@@ -124,7 +124,7 @@ fn secs_option(opts: &mut Options, key: &str, positive: bool) -> Result<Option<f
             )))
         }
     };
-    if !v.is_finite() || v < 0.0 || v >= 1e9 || (positive && v <= 0.0) {
+    if !(v.is_finite() && (0.0..1e9).contains(&v)) || (positive && v <= 0.0) {
         let want = if positive { "> 0" } else { ">= 0" };
         return Err(Error::invalid(format!(
             "option '{key}' must be a finite number of seconds {want}, got {v}"
@@ -493,7 +493,10 @@ mod tests {
     fn timestamps_round_up_to_milliseconds() {
         assert_eq!(timestamp_ms(1_764_000_000.0).unwrap(), 1_764_000_000_000);
         assert_eq!(timestamp_ms(1_764_000_000.123).unwrap(), 1_764_000_000_123);
-        assert_eq!(timestamp_ms(1_764_000_000.1231).unwrap(), 1_764_000_000_124);
+        assert_eq!(
+            timestamp_ms(1_764_000_000.123_1).unwrap(),
+            1_764_000_000_124
+        );
         assert_eq!(timestamp_ms(0.0).unwrap(), 0);
         assert!(timestamp_ms(-1.0).is_err());
         assert!(timestamp_ms(f64::NAN).is_err());
