@@ -30,9 +30,11 @@ while (count($seen) < 60 && microtime(true) < $deadline) {
         // the job is due no earlier than (push time + delay) >= ($before + $d):
         // a claim that finished before that is early for sure
         if ($after < $before + $d) $violations[] = sprintf('%s claimed at or before %.6f, due no earlier than %.6f', $j['id'], $after, $before + $d);
-        // due_at is push time + delay, rounded up to the ms, on the Redis clock
-        if ($j['due_at'] < $before + $d - 1e-9 || $j['due_at'] > $pushedBy + $d + 0.0011)
-            $violations[] = sprintf('%s due_at %.3f outside [%.6f, %.6f]', $j['id'], $j['due_at'], $before + $d, $pushedBy + $d + 0.001);
+        // due_at is push time + delay on the Redis clock, rounded up to the
+        // ms (a job without delay is due at once: its push ms, rounded down)
+        $low = $d > 0 ? $before + $d : floor($before * 1000) / 1000;
+        if ($j['due_at'] < $low - 1e-9 || $j['due_at'] > $pushedBy + $d + 0.0011)
+            $violations[] = sprintf('%s due_at %.3f outside [%.6f, %.6f]', $j['id'], $j['due_at'], $low, $pushedBy + $d + 0.001);
         $seen[$j['id']] = ($seen[$j['id']] ?? 0) + 1;
         $order[] = $j['due_at'];
         $q->ack($j['id']);

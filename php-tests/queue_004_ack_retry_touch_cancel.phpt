@@ -17,7 +17,7 @@ var_dump($q->ack('nope'), $q->ack(''), $q->ack("\0\xff"));
 [$j] = $q->pop();
 var_dump($other->ack($id));                   // not the other consumer's claim
 var_dump($q->ack($id), $q->ack($id));         // once
-var_dump($raw->cmd('HEXISTS', '{' . $ns . 'm}:payload', $id), $raw->cmd('HEXISTS', '{' . $ns . 'm}:meta', $id));
+foreach (['payload', 'attempts', 'claim'] as $h) echo $h, ' ', $raw->cmd('HEXISTS', '{' . $ns . "m}:$h", $id), "\n";
 var_dump($q->counts());
 
 echo "-- retry\n";
@@ -78,8 +78,9 @@ bool(false)
 bool(false)
 bool(true)
 bool(false)
-int(0)
-int(0)
+payload 0
+attempts 0
+claim 0
 array(4) {
   ["scheduled"]=>
   int(0)

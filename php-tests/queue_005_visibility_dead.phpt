@@ -29,6 +29,8 @@ for ($n = 1; $n < count($deliveries); $n++) {
 var_dump($q->counts());
 $dead = $q->dead();
 var_dump(count($dead), $dead[0]['id'] === $id, $dead[0]['payload'] === "job\0", $dead[0]['attempts']);
+// due_at of a dead job: when it was dead-lettered (after the last delivery's timeout)
+rk_assert($dead[0]['due_at'] >= $deliveries[3]['due_at'] + 0.1 - 0.0011 && $dead[0]['due_at'] < microtime(true) + 0.01, 'dead due_at is the dead-lettering time');
 var_dump($q->pop());                 // dead jobs are not handed out
 var_dump($q->requeueDead($id), $q->requeueDead($id));
 $j = $q->pop();

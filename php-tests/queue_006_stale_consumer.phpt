@@ -60,7 +60,7 @@ var_dump($slow->counts());
 var_dump($b->ack($id), $b->touch($id2), $b->retry($id3));   // never B's claims
 var_dump($a->ack($id));                  // A still holds the latest claim: done
 var_dump($a->touch($id2));               // taken back into flight; the timeout's attempt is undone
-var_dump(substr($raw->cmd('HGET', '{' . $ns . 's}:meta', $id2), 0, 4));
+var_dump(count(array_filter($raw->cmd('ZRANGE', '{' . $ns . 's}:inflight', '0', '-1'), fn($m) => str_starts_with($m, "$id2|"))), $raw->cmd('HGET', '{' . $ns . 's}:attempts', $id2));
 var_dump($a->retry($id3, 0));            // the timeout already counted this attempt
 var_dump($a->counts());
 $j = $b->pop();
@@ -121,7 +121,8 @@ bool(false)
 bool(false)
 bool(true)
 bool(true)
-string(4) "F:0:"
+int(1)
+NULL
 bool(true)
 array(4) {
   ["scheduled"]=>

@@ -76,7 +76,7 @@ foreach ($delivered as $id => $n) if ($n !== ($acked[$id] ?? 0) + ($failed[$id] 
 var_dump($mismatch);                                   // every other delivery's ack returned false
 var_dump($q->counts());
 $raw = new RkRaw();
-var_dump($raw->cmd('HLEN', '{' . $ns . 'cc}:payload'), $raw->cmd('HLEN', '{' . $ns . 'cc}:meta'));
+var_dump($raw->cmd('HLEN', '{' . $ns . 'cc}:payload'), $raw->cmd('HLEN', '{' . $ns . 'cc}:attempts'), $raw->cmd('HLEN', '{' . $ns . 'cc}:claim'));
 ?>
 --EXPECT--
 int(20000)
@@ -99,5 +99,6 @@ array(4) {
   ["dead"]=>
   int(0)
 }
+int(0)
 int(0)
 int(0)

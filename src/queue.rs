@@ -8,12 +8,14 @@
 //! - `K`: schedule, a sorted set `id -> due time (unix ms)`. Ids are 16-digit
 //!   zero-padded sequence numbers, so Redis's order of equal scores (lexical)
 //!   is push order.
-//! - `{K}:inflight`: sorted set `id -> visibility deadline (unix ms)`.
+//! - `{K}:inflight`: sorted set `"<id>|<owner>" -> visibility deadline (unix
+//!   ms)`: the claim and whose it is (the owner is the consumer identity).
 //! - `{K}:dead`: sorted set `id -> dead-lettered at (unix ms)`.
 //! - `{K}:payload`: hash `id -> payload`.
-//! - `{K}:meta`: hash `id -> "<state>:<attempts>:<due ms>:<owner>"`, state
-//!   `S` (scheduled), `F` (in flight) or `D` (dead); owner is the consumer
-//!   identity of the latest claim ('' when none).
+//! - `{K}:attempts`: hash `id -> failed deliveries` (absent: 0).
+//! - `{K}:claim`: hash `id -> owner` of lapsed claims: a claim whose
+//!   visibility timeout passed and put the job back, as long as no other
+//!   consumer has claimed the job since.
 //! - `{K}:seq`: the last id handed out (kept by `purge`, so ids never repeat).
 //! - `{K}:wake`: wake-up tokens for consumers blocked in `pop` (a short,
 //!   capped, expiring list; hints only).
@@ -53,7 +55,8 @@ pub struct Job {
     pub payload: Vec<u8>,
     /// Earlier deliveries that ended without an ack (timed out or retried).
     pub attempts: i64,
-    /// Unix seconds (millisecond precision, Redis clock) the job was due at.
+    /// Unix seconds (millisecond precision, Redis clock) the job was due at;
+    /// for dead jobs, when it was dead-lettered.
     pub due_at: f64,
 }
 
@@ -89,7 +92,7 @@ impl Config {
 #[derive(Debug)]
 pub struct DelayQueue {
     dsn: Arc<Dsn>,
-    keys: [Vec<u8>; 7],
+    keys: [Vec<u8>; 8],
     cfg: Config,
     cfg_arg: String,
     /// (pid, consumer identity): renewed when the pid changes (fork).
@@ -181,7 +184,8 @@ impl DelayQueue {
             aux_key(&key, "inflight"),
             aux_key(&key, "dead"),
             aux_key(&key, "payload"),
-            aux_key(&key, "meta"),
+            aux_key(&key, "attempts"),
+            aux_key(&key, "claim"),
             aux_key(&key, "seq"),
             aux_key(&key, "wake"),
         ];
@@ -204,7 +208,7 @@ impl DelayQueue {
     }
 
     fn wake_key(&self) -> &[u8] {
-        &self.keys[6]
+        &self.keys[7]
     }
 
     /// This consumer's identity (renewed in a forked child).
@@ -304,7 +308,7 @@ impl DelayQueue {
         let deadline = Instant::now() + wait;
         let owner = self.owner();
         loop {
-            let (jobs, next_us) = self.pop_once(max, &owner)?;
+            let (jobs, next_us) = self.pop_once(max, !wait.is_zero(), &owner)?;
             if !jobs.is_empty() || wait.is_zero() {
                 return Ok(jobs);
             }
@@ -323,11 +327,15 @@ impl DelayQueue {
         }
     }
 
-    /// One pop script: the claimed jobs, and µs until the next job is due or
-    /// the next claim expires (-1: nothing scheduled or in flight).
-    fn pop_once(&self, max: i64, owner: &str) -> Result<(Vec<Job>, i64)> {
+    /// One pop script: the claimed jobs, and (for a `waiting` caller that got
+    /// none) µs until the next job is due or the next claim expires (-1:
+    /// nothing scheduled or in flight).
+    fn pop_once(&self, max: i64, waiting: bool, owner: &str) -> Result<(Vec<Job>, i64)> {
         let mut c = self.call(&scripts::QUEUE_POP, owner);
-        c.int(max).int(BOOKKEEPING).int(random_seed());
+        c.int(max)
+            .int(BOOKKEEPING)
+            .int(random_seed())
+            .arg(if waiting { "1" } else { "0" });
         // Not re-sent after a lost reply: the claims it made come back after
         // the visibility timeout (at-least-once).
         let v = conn::eval(&self.dsn, &c, false)?;
@@ -442,7 +450,7 @@ impl DelayQueue {
     /// Deletes every job in every state (the id sequence is kept).
     pub fn purge(&self) -> Result<()> {
         let mut a = Args::cmd("UNLINK");
-        for k in &self.keys[..5] {
+        for k in &self.keys[..6] {
             a.push(k);
         }
         a.push(self.wake_key());
@@ -460,7 +468,10 @@ fn jobs(mut it: impl Iterator<Item = Value>) -> Result<Vec<Job>> {
         out.push(Job {
             id: bytes(id, "job id")?,
             payload: bytes(p, "job payload")?,
-            attempts: int(a, "job attempts")?,
+            attempts: match a {
+                Value::Nil => 0,
+                a => int(a, "job attempts")?,
+            },
             due_at: int(d, "job due time")? as f64 / 1000.0,
         });
     }
@@ -562,7 +573,7 @@ mod tests {
     #[test]
     fn hash_tagged_names_keep_their_tag() {
         let q = make(vec![("prefix", OptValue::Str(b"{t}".to_vec()))]).unwrap();
-        assert_eq!(q.keys[4], b"{t}q:meta");
+        assert_eq!(q.keys[5], b"{t}q:claim");
     }
 
     #[test]
@@ -588,5 +599,12 @@ mod tests {
         assert_eq!(j[0].attempts, 2);
         assert!((j[0].due_at - 1_764_000_000.123).abs() < 1e-6);
         assert!(jobs(vec![Value::Int(1)].into_iter()).is_err());
+        let v = vec![
+            Value::BulkString(b"1".to_vec()),
+            Value::BulkString(b"".to_vec()),
+            Value::Nil,
+            Value::BulkString(b"5".to_vec()),
+        ];
+        assert_eq!(jobs(v.into_iter()).unwrap()[0].attempts, 0);
     }
 }

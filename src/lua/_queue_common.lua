@@ -1,14 +1,17 @@
 -- Shared by the queue_*.lua scripts (inlined at build time).
 -- KEYS[1] schedule zset (id -> due ms), the queue's main key
--- KEYS[2] in-flight zset (id -> visibility deadline ms)
+-- KEYS[2] in-flight zset ("<id>|<owner>" -> visibility deadline ms)
 -- KEYS[3] dead zset (id -> dead-lettered at ms)
 -- KEYS[4] payload hash (id -> payload)
--- KEYS[5] meta hash (id -> "<state>:<attempts>:<due ms>:<owner>")
--- KEYS[6] id sequence (INCR)
--- KEYS[7] wake-up list (tokens for consumers blocked in pop with a wait)
+-- KEYS[5] attempts hash (id -> failed deliveries; absent = 0)
+-- KEYS[6] lapsed claims (id -> owner): the consumer whose claim expired and
+--         put the job back, while no one else has claimed it since
+-- KEYS[7] id sequence (INCR)
+-- KEYS[8] wake-up list (tokens for consumers blocked in pop with a wait)
 -- ARGV[1] config "visibility_ms;max_attempts;backoff_ms"
 -- ARGV[2] the caller's consumer identity ('' when it does not matter)
-local SCHED, FLIGHT, DEAD, PAYLOAD, META, SEQ, NOTIFY = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local VT, MAX_ATTEMPTS, BACKOFF = string.match(ARGV[1], '^(%d+);(%d+);(%d+)$')
 if not VT then return redis.error_reply('ERR rediskit: bad queue config') end
 VT, MAX_ATTEMPTS, BACKOFF = tonumber(VT), tonumber(MAX_ATTEMPTS), tonumber(BACKOFF)
@@ -18,8 +21,6 @@ local OWNER = ARGV[2]
 -- expires NOTIFY_TTL_MS after the last one was pushed.
 local NOTIFY_CAP = 16
 local NOTIFY_TTL_MS = 10000
--- Longest backoff after a visibility timeout (one day).
-local MAX_BACKOFF_MS = 86400000
 
 -- Redis clock, microseconds and whole milliseconds (exact: < 2^53).
 local t = redis.call('TIME')
@@ -32,6 +33,7 @@ local function int_arg(i)
   return v
 end
 
+-- integers as exact decimal text (Lua would print 1.7e+12)
 local function fmt(n)
   return string.format('%.0f', n)
 end
@@ -41,25 +43,6 @@ end
 local function due_after(delay_us)
   if delay_us <= 0 then return NOW_MS end
   return math.ceil((NOW_US + delay_us) / 1000)
-end
-
-local function meta_parse(m)
-  if not m then return nil end
-  local s, a, d, o = string.match(m, '^(%u):(%d+):(%-?%d+):(.*)$')
-  if not s then return nil end
-  return { state = s, attempts = tonumber(a), due = tonumber(d), owner = o }
-end
-
-local function meta_get(id)
-  return meta_parse(redis.call('HGET', META, id))
-end
-
-local function meta_str(state, attempts, due, owner)
-  return state .. ':' .. fmt(attempts) .. ':' .. fmt(due) .. ':' .. owner
-end
-
-local function set_meta(id, state, attempts, due, owner)
-  redis.call('HSET', META, id, meta_str(state, attempts, due, owner))
 end
 
 -- Due ms of the first scheduled job, or nil.
@@ -83,13 +66,19 @@ local function wake_if_earlier(due_ms, old_head)
   if due_ms <= NOW_MS or not old_head or due_ms < old_head then wake() end
 end
 
-local function state_key(state)
-  if state == 'S' then return SCHED end
-  if state == 'F' then return FLIGHT end
-  return DEAD
+-- The in-flight member of the caller's claim on a job.
+local function flight_member(id)
+  return id .. '|' .. OWNER
+end
+
+-- The caller's claim expired and put the job back (schedule or dead set),
+-- and no one has claimed it since.
+local function lapsed_claim_of_caller(id)
+  return OWNER ~= '' and redis.call('HGET', CLAIM, id) == OWNER
 end
 
 local function forget(id)
-  redis.call('HDEL', META, id)
   redis.call('HDEL', PAYLOAD, id)
+  redis.call('HDEL', ATTEMPTS, id)
+  redis.call('HDEL', CLAIM, id)
 end

@@ -3,8 +3,11 @@
 -- long as no other consumer has claimed it. Returns 1, or 0 (changed nothing).
 --!include _queue_common.lua
 local id = ARGV[3]
-local m = meta_get(id)
-if not m or OWNER == '' or m.owner ~= OWNER then return 0 end
-redis.call('ZREM', state_key(m.state), id)
+if OWNER == '' then return 0 end
+if redis.call('ZREM', FLIGHT, flight_member(id)) == 0 then
+  if not lapsed_claim_of_caller(id) then return 0 end
+  -- the claim expired and put the job back; nobody claimed it since
+  if redis.call('ZREM', SCHED, id) == 0 then redis.call('ZREM', DEAD, id) end
+end
 forget(id)
 return 1

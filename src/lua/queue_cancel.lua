@@ -2,8 +2,6 @@
 -- due, or dead). Returns 1, or 0 (unknown id, or claimed by a consumer now).
 --!include _queue_common.lua
 local id = ARGV[3]
-local m = meta_get(id)
-if not m or m.state == 'F' then return 0 end
-redis.call('ZREM', state_key(m.state), id)
+if redis.call('ZREM', SCHED, id) == 0 and redis.call('ZREM', DEAD, id) == 0 then return 0 end
 forget(id)
 return 1

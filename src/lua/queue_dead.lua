@@ -1,16 +1,16 @@
--- dead: ARGV[3] limit. The oldest dead-lettered jobs first:
--- { id, payload, attempts, due ms, ... }.
+-- dead: ARGV[3] limit. The earliest dead-lettered jobs first:
+-- { id, payload, attempts, dead-lettered at (ms), ... }.
 --!include _queue_common.lua
-local ids = redis.call('ZRANGE', DEAD, 0, int_arg(3) - 1)
+local ids = redis.call('ZRANGE', DEAD, 0, int_arg(3) - 1, 'WITHSCORES')
 local out = {}
-for _, id in ipairs(ids) do
-  local m = meta_get(id)
+for i = 1, #ids, 2 do
+  local id = ids[i]
   local p = redis.call('HGET', PAYLOAD, id)
-  if m and p then
+  if p then
     out[#out + 1] = id
     out[#out + 1] = p
-    out[#out + 1] = m.attempts
-    out[#out + 1] = m.due
+    out[#out + 1] = redis.call('HGET', ATTEMPTS, id)
+    out[#out + 1] = ids[i + 1]
   end
 end
 return out

@@ -8,21 +8,18 @@ local due
 if ARGV[3] == 'a' then due = int_arg(4) else due = due_after(int_arg(4)) end
 local old_head = head_due()
 local last = redis.call('INCRBY', SEQ, n)
-local ids, zadd, pay, meta = {}, {}, {}, {}
-local m = meta_str('S', 0, due, '')
+local ids, zadd, pay = {}, {}, {}
+local score = fmt(due)
 for i = 1, n do
   -- fixed width: Redis orders equal due times by id, which is push order
   local id = string.format('%016.0f', last - n + i)
   ids[i] = id
-  zadd[#zadd + 1] = fmt(due)
-  zadd[#zadd + 1] = id
-  pay[#pay + 1] = id
-  pay[#pay + 1] = ARGV[4 + i]
-  meta[#meta + 1] = id
-  meta[#meta + 1] = m
+  zadd[2 * i - 1] = score
+  zadd[2 * i] = id
+  pay[2 * i - 1] = id
+  pay[2 * i] = ARGV[4 + i]
 end
 redis.call('ZADD', SCHED, unpack(zadd))
 redis.call('HSET', PAYLOAD, unpack(pay))
-redis.call('HSET', META, unpack(meta))
 wake_if_earlier(due, old_head)
 return ids

@@ -1,6 +1,6 @@
 -- requeueDead: ARGV[3] 'id' (ARGV[4] = job id) or 'all' (ARGV[4] = look at
 -- most at this many, oldest dead first). Dead jobs become due now with
--- attempts 0. Returns { how many moved, how many dead-set entries looked at }.
+-- attempts 0 and no claim. Returns { how many moved, dead entries looked at }.
 --!include _queue_common.lua
 local ids
 if ARGV[3] == 'id' then
@@ -11,16 +11,15 @@ end
 local old_head = head_due()
 local moved = 0
 for _, id in ipairs(ids) do
-  local m = meta_get(id)
-  if m and m.state == 'D' then
-    redis.call('ZREM', DEAD, id)
-    redis.call('ZADD', SCHED, fmt(NOW_MS), id)
-    set_meta(id, 'S', 0, NOW_MS, '')
-    moved = moved + 1
-  elseif ARGV[3] == 'all' then
-    -- a dead-set entry without a dead job behind it (data deleted by hand)
-    redis.call('ZREM', DEAD, id)
-    if not m then forget(id) end
+  if redis.call('ZREM', DEAD, id) == 1 then
+    if redis.call('HEXISTS', PAYLOAD, id) == 1 then
+      redis.call('ZADD', SCHED, fmt(NOW_MS), id)
+      redis.call('HDEL', ATTEMPTS, id)
+      redis.call('HDEL', CLAIM, id)
+      moved = moved + 1
+    else
+      forget(id) -- remnant of a job whose data was deleted by hand
+    end
   end
 end
 if moved > 0 then wake_if_earlier(NOW_MS, old_head) end

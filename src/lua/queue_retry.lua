@@ -7,24 +7,23 @@
 --!include _queue_common.lua
 local id = ARGV[3]
 local delay_us = int_arg(4)
-local m = meta_get(id)
-if not m or OWNER == '' or m.owner ~= OWNER then return 0 end
-local a = m.attempts
-if m.state == 'F' then
-  a = a + 1
-  redis.call('ZREM', FLIGHT, id)
+if OWNER == '' then return 0 end
+if redis.call('ZREM', FLIGHT, flight_member(id)) == 1 then
+  local a = redis.call('HINCRBY', ATTEMPTS, id, 1)
   if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
     redis.call('ZADD', DEAD, fmt(NOW_MS), id)
-    set_meta(id, 'D', a, m.due, '')
     return 1
   end
-elseif m.state == 'D' then
-  set_meta(id, 'D', a, m.due, '')
-  return 1
+elseif lapsed_claim_of_caller(id) then
+  redis.call('HDEL', CLAIM, id)
+  if redis.call('ZSCORE', DEAD, id) then
+    return 1 -- timed out for the last time already: stays dead
+  end
+else
+  return 0
 end
 local old_head = head_due()
 local due = due_after(delay_us)
 redis.call('ZADD', SCHED, fmt(due), id)
-set_meta(id, 'S', a, due, '')
 wake_if_earlier(due, old_head)
 return 1

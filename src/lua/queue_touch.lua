@@ -5,12 +5,16 @@
 -- Returns 1, or 0 (not the caller's claim: changed nothing).
 --!include _queue_common.lua
 local id = ARGV[3]
-local m = meta_get(id)
-if not m or OWNER == '' or m.owner ~= OWNER then return 0 end
+if OWNER == '' then return 0 end
+local member = flight_member(id)
 local deadline = fmt(NOW_MS + VT)
-if m.state ~= 'F' then
-  redis.call('ZREM', state_key(m.state), id)
-  set_meta(id, 'F', math.max(0, m.attempts - 1), m.due, OWNER)
+if redis.call('ZSCORE', FLIGHT, member) then
+  redis.call('ZADD', FLIGHT, deadline, member)
+  return 1
 end
-redis.call('ZADD', FLIGHT, deadline, id)
+if not lapsed_claim_of_caller(id) then return 0 end
+if redis.call('ZREM', SCHED, id) == 0 then redis.call('ZREM', DEAD, id) end
+if redis.call('HINCRBY', ATTEMPTS, id, -1) <= 0 then redis.call('HDEL', ATTEMPTS, id) end
+redis.call('HDEL', CLAIM, id)
+redis.call('ZADD', FLIGHT, deadline, member)
 return 1

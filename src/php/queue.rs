@@ -203,7 +203,8 @@ impl DelayQueue {
     }
 
     /// Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
-    /// the number of failed deliveries, 'due_at' when the last one was due.
+    /// the number of failed deliveries, 'due_at' when the job was
+    /// dead-lettered (unix seconds, Redis clock).
     /// @param int $limit 1 ..= 10000.
     /// @return list<array{id: string, payload: string, attempts: int, due_at: float}>
     /// @throws \ValueError if $limit is out of range.
