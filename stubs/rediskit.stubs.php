@@ -33,7 +33,8 @@ namespace RedisKit {
      * is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
      * the exponential backoff with jitter after a visibility timeout: attempt n
      * waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
-     * default 1.0), `prefix` (string, default ini rediskit.prefix).
+     * default 1.0), `prefix` (string, default ini rediskit.prefix). Options are
+     * per object, not stored in Redis: give all users of a queue the same ones.
      */
     final class DelayQueue {
         /**
