@@ -4,6 +4,7 @@
 pub mod conn;
 pub mod leaderboard;
 pub mod options;
+pub mod queue;
 pub mod scripts;
 
 #[cfg(not(test))]
@@ -41,6 +42,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::exceptions::ConnectionException>()
         .class::<php::exceptions::LockTimeoutException>()
         .class::<php::leaderboard::RedisLeaderboard>()
+        .class::<php::queue::DelayQueue>()
         .function(wrap_function!(stats))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)

@@ -11,6 +11,166 @@ namespace RedisKit {
     }
 
     /**
+     * Delayed jobs on Redis: due times on the Redis server's clock (millisecond
+     * precision, never handed out early), claimed atomically in one round trip,
+     * at-least-once delivery with a visibility timeout, retries with exponential
+     * backoff and a dead set.
+     *
+     * A job is `['id' => string, 'payload' => string, 'attempts' => int, 'due_at' => float]`:
+     * `id` is the id push() returned (the same for every delivery), `attempts`
+     * the earlier deliveries that ended without an ack (timed out or retried),
+     * `due_at` the unix time (seconds, Redis clock) the job was due at.
+     *
+     * Claims: each DelayQueue object is a consumer with its own identity (a new
+     * one in a forked child). ack(), retry() and touch() only act on jobs whose
+     * latest claim is this object's, and return false otherwise, changing
+     * nothing: call them on the object whose pop() returned the job. A claim
+     * whose visibility timeout has passed stays valid until another consumer
+     * claims the job.
+     *
+     * Options: `visibility_timeout` (seconds a claimed job stays invisible to
+     * other consumers, default 30.0), `max_attempts` (deliveries before a job
+     * is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
+     * the exponential backoff with jitter after a visibility timeout: attempt n
+     * waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
+     * default 1.0), `prefix` (string, default ini rediskit.prefix). Options are
+     * per object, not stored in Redis: give all users of a queue the same ones.
+     */
+    final class DelayQueue {
+        /**
+         * @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param array $options visibility_timeout, max_attempts, backoff, prefix: see the class description.
+         * @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
+         */
+        public function __construct(string $name, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Done with a job: deletes it for good, if this consumer holds its latest claim.
+         * @return bool false for an unknown id, a job claimed by another consumer since, or one not claimed by this object (nothing changed).
+         *
+         * @param string $id
+         */
+        public function ack(string $id): bool {}
+
+        /**
+         * Deletes a job that is not in flight: scheduled, due, or dead.
+         * @return bool false for an unknown id or a job claimed by a consumer now.
+         *
+         * @param string $id
+         */
+        public function cancel(string $id): bool {}
+
+        /**
+         * Jobs per state, by the Redis clock. 'scheduled' are not due yet; 'due'
+         * wait for a consumer; 'in_flight' are claimed and not acked (including
+         * claims past their visibility timeout that no pop() has put back yet).
+         * @return array{scheduled: int, due: int, in_flight: int, dead: int}
+         */
+        public function counts(): array {}
+
+        /**
+         * Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
+         * the number of failed deliveries, 'due_at' when the job was
+         * dead-lettered (unix seconds, Redis clock).
+         * @param int $limit 1 ..= 10000.
+         * @return list<array{id: string, payload: string, attempts: int, due_at: float}>
+         * @throws \ValueError if $limit is out of range.
+         */
+        public function dead(int $limit = 100): array {}
+
+        /**
+         * Claims up to $max due jobs (earliest due first, push order for equal
+         * due times) for this consumer until now + visibility_timeout, in one
+         * atomic script and one round trip. Before claiming, it puts back up to
+         * 100 claims whose visibility timeout has passed (attempts + 1, backoff)
+         * or dead-letters them once they used max_attempts.
+         *
+         * With $wait > 0 it blocks (without polling) until at least one job is
+         * claimed or $wait seconds have passed, waking when the next job falls
+         * due or a job due earlier is pushed. PHP signal handlers run only after
+         * pop() returns: keep $wait short in workers that handle signals.
+         * @param int $max 1 ..= 1000.
+         * @param float $wait Seconds, >= 0.
+         * @return list<array{id: string, payload: string, attempts: int, due_at: float}> [] if none.
+         * @throws \ValueError if $max is out of range or $wait is negative, NAN or INF.
+         * @throws \RedisKit\ConnectionException if Redis cannot be reached (jobs claimed by a call whose reply was lost come back after the visibility timeout).
+         */
+        public function pop(int $max = 1, float $wait = 0.0): array {}
+
+        /**
+         * Deletes every job in every state. Job ids are never reused afterwards.
+         *
+         * @return void
+         */
+        public function purge(): void {}
+
+        /**
+         * Adds a job due $delay seconds from now (Redis clock). Every call is a
+         * new job, even with a payload already queued.
+         * @param string $payload Any bytes (serialize structured data yourself).
+         * @param float $delay Seconds, >= 0.
+         * @return string The job id.
+         * @throws \ValueError if $delay is negative, NAN or INF.
+         * @throws \RedisKit\ConnectionException if Redis cannot be reached (the job may or may not have been added if the connection broke mid-call).
+         */
+        public function push(string $payload, float $delay = 0.0): string {}
+
+        /**
+         * Adds a job due at the unix time $timestamp (seconds, millisecond
+         * precision, compared with the Redis server's clock). A time in the past
+         * is due at once, ahead of jobs due later.
+         * @param float $timestamp Unix time in seconds, 0 ..= 1e11.
+         * @return string The job id.
+         * @throws \ValueError if $timestamp is out of range, NAN or INF.
+         *
+         * @param string $payload
+         */
+        public function pushAt(string $payload, float $timestamp): string {}
+
+        /**
+         * Adds one job per payload, all due $delay seconds from now, in one
+         * round trip (atomic per 1000 payloads). Keys of $payloads are ignored.
+         * @param array<string> $payloads
+         * @param float $delay Seconds, >= 0.
+         * @return list<string> The job ids, in the order of $payloads.
+         * @throws \ValueError if a payload is not a string (nothing is added), or $delay is negative, NAN or INF.
+         */
+        public function pushMany(array $payloads, float $delay = 0.0): array {}
+
+        /**
+         * Moves one dead job ($id), or all of them (null), back to the
+         * schedule, due now, with attempts reset to 0.
+         * @return int How many jobs moved (0 for an id that is not dead).
+         *
+         * @param string|null $id
+         */
+        public function requeueDead(?string $id = null): int {}
+
+        /**
+         * Gives a claimed job back, due $delay seconds from now. Counts as a
+         * failed attempt: a job that has used max_attempts goes to the dead set
+         * instead (true is returned either way).
+         * @param float $delay Seconds, >= 0.
+         * @return bool false if this consumer does not hold the job's latest claim (nothing changed).
+         * @throws \ValueError if $delay is negative, NAN or INF.
+         *
+         * @param string $id
+         */
+        public function retry(string $id, float $delay = 0.0): bool {}
+
+        /**
+         * Extends this consumer's claim: the job stays invisible to other
+         * consumers until now + visibility_timeout. Call it regularly during
+         * long work; false means another consumer has the job now (stop).
+         * @return bool false if this consumer does not hold the job's latest claim (nothing changed).
+         *
+         * @param string $id
+         */
+        public function touch(string $id): bool {}
+    }
+
+    /**
      * Base class of every rediskit failure on the Redis side; the message carries
      * Redis's own error text (e.g. `WRONGTYPE Operation against a key holding
      * the wrong kind of value`).

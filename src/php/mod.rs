@@ -2,6 +2,7 @@
 //! hooks. No Redis logic lives here.
 pub mod exceptions;
 pub mod leaderboard;
+pub mod queue;
 
 use crate::conn::{self, Error, Timeouts};
 use crate::options::{Connection, OptValue, Options, Settings};

@@ -1,0 +1,137 @@
+--TEST--
+DelayQueue ack/retry/touch/cancel: what each changes, and false (changing nothing) for unknown ids, unclaimed jobs and other consumers' claims
+--FILE--
+<?php
+require __DIR__ . '/_rk.inc';
+$ns = rk_ns();
+$url = rk_url();
+$raw = new RkRaw();
+$opts = ['prefix' => $ns, 'visibility_timeout' => 0.4, 'backoff' => 0];
+$q = new RedisKit\DelayQueue('m', $url, $opts);
+$other = new RedisKit\DelayQueue('m', $url, $opts);   // another consumer of the same queue
+
+echo "-- ack\n";
+$id = $q->push('a');
+var_dump($q->ack($id));                       // scheduled, not claimed by anyone
+var_dump($q->ack('nope'), $q->ack(''), $q->ack("\0\xff"));
+[$j] = $q->pop();
+var_dump($other->ack($id));                   // not the other consumer's claim
+var_dump($q->ack($id), $q->ack($id));         // once
+foreach (['payload', 'attempts', 'claim'] as $h) echo $h, ' ', $raw->cmd('HEXISTS', '{' . $ns . "m}:$h", $id), "\n";
+var_dump($q->counts());
+
+echo "-- retry\n";
+$id = $q->push('r');
+var_dump($q->retry($id));                     // not claimed
+$q->pop();
+var_dump($other->retry($id, 0));
+var_dump($q->retry($id, 0.3));                // back, due in 0.3 s
+var_dump($q->retry($id));                     // the claim ended with the first retry
+var_dump($q->ack($id));
+var_dump($q->counts()['scheduled'], $q->pop());
+$j = $q->pop(1, 2.0);
+var_dump($j[0]['id'] === $id, $j[0]['attempts']);   // a retry counts as a failed attempt
+var_dump($q->retry($id, 0));                  // due now
+$j = $q->pop();
+var_dump($j[0]['attempts']);
+$q->ack($id);
+
+echo "-- touch\n";
+$id = $q->push('t');
+var_dump($q->touch($id));                     // not claimed
+$q->pop();
+var_dump($other->touch($id));
+usleep(250000);
+var_dump($q->touch($id));                     // deadline now + 0.4 s again
+usleep(250000);                               // 0.5 s after the pop: past the first deadline
+var_dump($other->pop());                      // still invisible thanks to touch
+var_dump($q->counts()['in_flight']);
+usleep(300000);                               // now past the touched deadline
+$j = $other->pop();
+var_dump($j[0]['id'] === $id, $j[0]['attempts']);
+var_dump($q->touch($id), $q->ack($id));       // the job is the other consumer's now
+var_dump($other->ack($id));
+
+echo "-- cancel\n";
+$a = $q->push('c1', 60);
+$b = $q->push('c2');
+$c = $q->push('c3');
+var_dump($q->cancel($a));                     // scheduled
+var_dump($q->cancel($a));
+var_dump($q->cancel($b));                     // due
+$q->pop();                                    // claims c3
+var_dump($q->cancel($c));                     // in flight: not cancelled
+var_dump($other->cancel('0000000000000000'), $q->cancel('x'));
+var_dump($q->ack($c));
+var_dump($q->counts());
+// nothing left behind but the id sequence
+$keys = $raw->cmd('KEYS', '*' . $ns . '*');
+sort($keys);
+var_dump($keys === ['{' . $ns . 'm}:seq'] || $keys === ['{' . $ns . 'm}:seq', '{' . $ns . 'm}:wake']);
+?>
+--EXPECT--
+-- ack
+bool(false)
+bool(false)
+bool(false)
+bool(false)
+bool(false)
+bool(true)
+bool(false)
+payload 0
+attempts 0
+claim 0
+array(4) {
+  ["scheduled"]=>
+  int(0)
+  ["due"]=>
+  int(0)
+  ["in_flight"]=>
+  int(0)
+  ["dead"]=>
+  int(0)
+}
+-- retry
+bool(false)
+bool(false)
+bool(true)
+bool(false)
+bool(false)
+int(1)
+array(0) {
+}
+bool(true)
+int(1)
+bool(true)
+int(2)
+-- touch
+bool(false)
+bool(false)
+bool(true)
+array(0) {
+}
+int(1)
+bool(true)
+int(1)
+bool(false)
+bool(false)
+bool(true)
+-- cancel
+bool(true)
+bool(false)
+bool(true)
+bool(false)
+bool(false)
+bool(false)
+bool(true)
+array(4) {
+  ["scheduled"]=>
+  int(0)
+  ["due"]=>
+  int(0)
+  ["in_flight"]=>
+  int(0)
+  ["dead"]=>
+  int(0)
+}
+bool(true)

@@ -1,0 +1,84 @@
+-- Shared by the queue_*.lua scripts (inlined at build time).
+-- KEYS[1] schedule zset (id -> due ms), the queue's main key
+-- KEYS[2] in-flight zset ("<id>|<owner>" -> visibility deadline ms)
+-- KEYS[3] dead zset (id -> dead-lettered at ms)
+-- KEYS[4] payload hash (id -> payload)
+-- KEYS[5] attempts hash (id -> failed deliveries; absent = 0)
+-- KEYS[6] lapsed claims (id -> owner): the consumer whose claim expired and
+--         put the job back, while no one else has claimed it since
+-- KEYS[7] id sequence (INCR)
+-- KEYS[8] wake-up list (tokens for consumers blocked in pop with a wait)
+-- ARGV[1] config "visibility_ms;max_attempts;backoff_ms"
+-- ARGV[2] the caller's consumer identity ('' when it does not matter)
+local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local VT, MAX_ATTEMPTS, BACKOFF = string.match(ARGV[1], '^(%d+);(%d+);(%d+)$')
+if not VT then return redis.error_reply('ERR rediskit: bad queue config') end
+VT, MAX_ATTEMPTS, BACKOFF = tonumber(VT), tonumber(MAX_ATTEMPTS), tonumber(BACKOFF)
+local OWNER = ARGV[2]
+
+-- Wake-up tokens are hints: at most NOTIFY_CAP wait in the list, and the list
+-- expires NOTIFY_TTL_MS after the last one was pushed.
+local NOTIFY_CAP = 16
+local NOTIFY_TTL_MS = 10000
+
+-- Redis clock, microseconds and whole milliseconds (exact: < 2^53).
+local t = redis.call('TIME')
+local NOW_US = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local NOW_MS = math.floor(NOW_US / 1000)
+
+local function int_arg(i)
+  local v = tonumber(ARGV[i])
+  if not v or v ~= v or v < 0 or v ~= math.floor(v) then error('rediskit: bad integer argument ' .. i) end
+  return v
+end
+
+-- integers as exact decimal text (Lua would print 1.7e+12)
+local function fmt(n)
+  return string.format('%.0f', n)
+end
+
+-- due ms of a job scheduled delay_us from now: never before now + delay
+-- (rounded up to the millisecond), and due now when there is no delay.
+local function due_after(delay_us)
+  if delay_us <= 0 then return NOW_MS end
+  return math.ceil((NOW_US + delay_us) / 1000)
+end
+
+-- Due ms of the first scheduled job, or nil.
+local function head_due()
+  local h = redis.call('ZRANGE', SCHED, 0, 0, 'WITHSCORES')
+  if h[2] then return tonumber(h[2]) end
+  return nil
+end
+
+local function wake()
+  if redis.call('LLEN', NOTIFY) < NOTIFY_CAP then
+    redis.call('LPUSH', NOTIFY, '1')
+  end
+  redis.call('PEXPIRE', NOTIFY, NOTIFY_TTL_MS)
+end
+
+-- Call after scheduling jobs due at due_ms, with the head's due time from
+-- before: a consumer blocked in pop() sleeps until the head is due, so it
+-- needs a wake-up only if the new jobs are due now or earlier than the head.
+local function wake_if_earlier(due_ms, old_head)
+  if due_ms <= NOW_MS or not old_head or due_ms < old_head then wake() end
+end
+
+-- The in-flight member of the caller's claim on a job.
+local function flight_member(id)
+  return id .. '|' .. OWNER
+end
+
+-- The caller's claim expired and put the job back (schedule or dead set),
+-- and no one has claimed it since.
+local function lapsed_claim_of_caller(id)
+  return OWNER ~= '' and redis.call('HGET', CLAIM, id) == OWNER
+end
+
+local function forget(id)
+  redis.call('HDEL', PAYLOAD, id)
+  redis.call('HDEL', ATTEMPTS, id)
+  redis.call('HDEL', CLAIM, id)
+end

@@ -1,0 +1,16 @@
+-- dead: ARGV[3] limit. The earliest dead-lettered jobs first:
+-- { id, payload, attempts, dead-lettered at (ms), ... }.
+--!include _queue_common.lua
+local ids = redis.call('ZRANGE', DEAD, 0, int_arg(3) - 1, 'WITHSCORES')
+local out = {}
+for i = 1, #ids, 2 do
+  local id = ids[i]
+  local p = redis.call('HGET', PAYLOAD, id)
+  if p then
+    out[#out + 1] = id
+    out[#out + 1] = p
+    out[#out + 1] = redis.call('HGET', ATTEMPTS, id)
+    out[#out + 1] = ids[i + 1]
+  end
+end
+return out

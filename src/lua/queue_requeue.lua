@@ -1,0 +1,26 @@
+-- requeueDead: ARGV[3] 'id' (ARGV[4] = job id) or 'all' (ARGV[4] = look at
+-- most at this many, oldest dead first). Dead jobs become due now with
+-- attempts 0 and no claim. Returns { how many moved, dead entries looked at }.
+--!include _queue_common.lua
+local ids
+if ARGV[3] == 'id' then
+  ids = { ARGV[4] }
+else
+  ids = redis.call('ZRANGE', DEAD, 0, int_arg(4) - 1)
+end
+local old_head = head_due()
+local moved = 0
+for _, id in ipairs(ids) do
+  if redis.call('ZREM', DEAD, id) == 1 then
+    if redis.call('HEXISTS', PAYLOAD, id) == 1 then
+      redis.call('ZADD', SCHED, fmt(NOW_MS), id)
+      redis.call('HDEL', ATTEMPTS, id)
+      redis.call('HDEL', CLAIM, id)
+      moved = moved + 1
+    else
+      forget(id) -- remnant of a job whose data was deleted by hand
+    end
+  end
+end
+if moved > 0 then wake_if_earlier(NOW_MS, old_head) end
+return { moved, #ids }

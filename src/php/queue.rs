@@ -1,0 +1,230 @@
+#![allow(non_snake_case)] // PHP parameter names are camelCase (named arguments)
+//! `RedisKit\DelayQueue`: argument checks and PHP arrays around `crate::queue`.
+use super::{
+    array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
+    Bytes,
+};
+use crate::queue::{self, Job};
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::flags::ClassFlags;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+/// Delayed jobs on Redis: due times on the Redis server's clock (millisecond
+/// precision, never handed out early), claimed atomically in one round trip,
+/// at-least-once delivery with a visibility timeout, retries with exponential
+/// backoff and a dead set.
+///
+/// A job is `['id' => string, 'payload' => string, 'attempts' => int, 'due_at' => float]`:
+/// `id` is the id push() returned (the same for every delivery), `attempts`
+/// the earlier deliveries that ended without an ack (timed out or retried),
+/// `due_at` the unix time (seconds, Redis clock) the job was due at.
+///
+/// Claims: each DelayQueue object is a consumer with its own identity (a new
+/// one in a forked child). ack(), retry() and touch() only act on jobs whose
+/// latest claim is this object's, and return false otherwise, changing
+/// nothing: call them on the object whose pop() returned the job. A claim
+/// whose visibility timeout has passed stays valid until another consumer
+/// claims the job.
+///
+/// Options: `visibility_timeout` (seconds a claimed job stays invisible to
+/// other consumers, default 30.0), `max_attempts` (deliveries before a job
+/// is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
+/// the exponential backoff with jitter after a visibility timeout: attempt n
+/// waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
+/// default 1.0), `prefix` (string, default ini rediskit.prefix). Options are
+/// per object, not stored in Redis: give all users of a queue the same ones.
+#[php_class]
+#[php(name = "RedisKit\\DelayQueue")]
+#[php(flags = ClassFlags::Final)]
+pub struct DelayQueue {
+    inner: queue::DelayQueue,
+}
+
+fn job_array(j: Job) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut h = ZendHashTable::with_capacity(4);
+    let mut id = Zval::new();
+    id.set_binary(j.id);
+    h.insert("id", id)?;
+    let mut payload = Zval::new();
+    payload.set_binary(j.payload);
+    h.insert("payload", payload)?;
+    h.insert("attempts", j.attempts)?;
+    h.insert("due_at", j.due_at)?;
+    Ok(h)
+}
+
+fn job_list(list: Vec<Job>) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut out = ZendHashTable::with_capacity(list.len() as u32);
+    for j in list {
+        out.push(job_array(j)?)?;
+    }
+    Ok(out)
+}
+
+fn id_string(id: Vec<u8>) -> String {
+    // Job ids are ASCII digits made by the push script.
+    String::from_utf8_lossy(&id).into_owned()
+}
+
+#[php_impl]
+impl DelayQueue {
+    /// @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
+    /// @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+    /// @param array $options visibility_timeout, max_attempts, backoff, prefix: see the class description.
+    /// @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
+    pub fn __construct(
+        name: Bytes,
+        connection: Option<&Zval>,
+        options: Option<&ZendHashTable>,
+    ) -> PhpResult<Self> {
+        let conn = connection_arg(connection)?;
+        let opts = options_arg(options)?;
+        let inner = queue::DelayQueue::new(&name.0, &conn, opts, &settings()).map_err(throw)?;
+        Ok(DelayQueue { inner })
+    }
+
+    /// Adds a job due $delay seconds from now (Redis clock). Every call is a
+    /// new job, even with a payload already queued.
+    /// @param string $payload Any bytes (serialize structured data yourself).
+    /// @param float $delay Seconds, >= 0.
+    /// @return string The job id.
+    /// @throws \ValueError if $delay is negative, NAN or INF.
+    /// @throws \RedisKit\ConnectionException if Redis cannot be reached (the job may or may not have been added if the connection broke mid-call).
+    #[php(defaults(delay = 0.0))]
+    pub fn push(&self, payload: Bytes, delay: f64) -> PhpResult<String> {
+        self.inner
+            .push(&payload.0, delay)
+            .map(id_string)
+            .map_err(throw)
+    }
+
+    /// Adds a job due at the unix time $timestamp (seconds, millisecond
+    /// precision, compared with the Redis server's clock). A time in the past
+    /// is due at once, ahead of jobs due later.
+    /// @param float $timestamp Unix time in seconds, 0 ..= 1e11.
+    /// @return string The job id.
+    /// @throws \ValueError if $timestamp is out of range, NAN or INF.
+    pub fn push_at(&self, payload: Bytes, timestamp: f64) -> PhpResult<String> {
+        self.inner
+            .push_at(&payload.0, timestamp)
+            .map(id_string)
+            .map_err(throw)
+    }
+
+    /// Adds one job per payload, all due $delay seconds from now, in one
+    /// round trip (atomic per 1000 payloads). Keys of $payloads are ignored.
+    /// @param array<string> $payloads
+    /// @param float $delay Seconds, >= 0.
+    /// @return list<string> The job ids, in the order of $payloads.
+    /// @throws \ValueError if a payload is not a string (nothing is added), or $delay is negative, NAN or INF.
+    #[php(defaults(delay = 0.0))]
+    pub fn push_many(&self, payloads: &ZendHashTable, delay: f64) -> PhpResult<Vec<String>> {
+        let mut owned = Vec::with_capacity(payloads.len());
+        for (k, v) in array_entries(payloads) {
+            match bytes_of(v) {
+                Some(b) => owned.push(b),
+                None => {
+                    return Err(value_error(format!(
+                        "pushMany: payloads must be strings, got {} at key '{}'",
+                        type_name(v),
+                        String::from_utf8_lossy(&k.into_bytes())
+                    )))
+                }
+            }
+        }
+        let refs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+        let ids = self.inner.push_many(&refs, delay).map_err(throw)?;
+        Ok(ids.into_iter().map(id_string).collect())
+    }
+
+    /// Claims up to $max due jobs (earliest due first, push order for equal
+    /// due times) for this consumer until now + visibility_timeout, in one
+    /// atomic script and one round trip. Before claiming, it puts back up to
+    /// 100 claims whose visibility timeout has passed (attempts + 1, backoff)
+    /// or dead-letters them once they used max_attempts.
+    ///
+    /// With $wait > 0 it blocks (without polling) until at least one job is
+    /// claimed or $wait seconds have passed, waking when the next job falls
+    /// due or a job due earlier is pushed. PHP signal handlers run only after
+    /// pop() returns: keep $wait short in workers that handle signals.
+    /// @param int $max 1 ..= 1000.
+    /// @param float $wait Seconds, >= 0.
+    /// @return list<array{id: string, payload: string, attempts: int, due_at: float}> [] if none.
+    /// @throws \ValueError if $max is out of range or $wait is negative, NAN or INF.
+    /// @throws \RedisKit\ConnectionException if Redis cannot be reached (jobs claimed by a call whose reply was lost come back after the visibility timeout).
+    #[php(defaults(max = 1, wait = 0.0))]
+    pub fn pop(&self, max: i64, wait: f64) -> PhpResult<ZBox<ZendHashTable>> {
+        job_list(self.inner.pop(max, wait).map_err(throw)?)
+    }
+
+    /// Done with a job: deletes it for good, if this consumer holds its latest claim.
+    /// @return bool false for an unknown id, a job claimed by another consumer since, or one not claimed by this object (nothing changed).
+    pub fn ack(&self, id: Bytes) -> PhpResult<bool> {
+        self.inner.ack(&id.0).map_err(throw)
+    }
+
+    /// Gives a claimed job back, due $delay seconds from now. Counts as a
+    /// failed attempt: a job that has used max_attempts goes to the dead set
+    /// instead (true is returned either way).
+    /// @param float $delay Seconds, >= 0.
+    /// @return bool false if this consumer does not hold the job's latest claim (nothing changed).
+    /// @throws \ValueError if $delay is negative, NAN or INF.
+    #[php(defaults(delay = 0.0))]
+    pub fn retry(&self, id: Bytes, delay: f64) -> PhpResult<bool> {
+        self.inner.retry(&id.0, delay).map_err(throw)
+    }
+
+    /// Extends this consumer's claim: the job stays invisible to other
+    /// consumers until now + visibility_timeout. Call it regularly during
+    /// long work; false means another consumer has the job now (stop).
+    /// @return bool false if this consumer does not hold the job's latest claim (nothing changed).
+    pub fn touch(&self, id: Bytes) -> PhpResult<bool> {
+        self.inner.touch(&id.0).map_err(throw)
+    }
+
+    /// Deletes a job that is not in flight: scheduled, due, or dead.
+    /// @return bool false for an unknown id or a job claimed by a consumer now.
+    pub fn cancel(&self, id: Bytes) -> PhpResult<bool> {
+        self.inner.cancel(&id.0).map_err(throw)
+    }
+
+    /// Jobs per state, by the Redis clock. 'scheduled' are not due yet; 'due'
+    /// wait for a consumer; 'in_flight' are claimed and not acked (including
+    /// claims past their visibility timeout that no pop() has put back yet).
+    /// @return array{scheduled: int, due: int, in_flight: int, dead: int}
+    pub fn counts(&self) -> PhpResult<ZBox<ZendHashTable>> {
+        let c = self.inner.counts().map_err(throw)?;
+        let mut h = ZendHashTable::with_capacity(4);
+        h.insert("scheduled", c.scheduled)?;
+        h.insert("due", c.due)?;
+        h.insert("in_flight", c.in_flight)?;
+        h.insert("dead", c.dead)?;
+        Ok(h)
+    }
+
+    /// Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
+    /// the number of failed deliveries, 'due_at' when the job was
+    /// dead-lettered (unix seconds, Redis clock).
+    /// @param int $limit 1 ..= 10000.
+    /// @return list<array{id: string, payload: string, attempts: int, due_at: float}>
+    /// @throws \ValueError if $limit is out of range.
+    #[php(defaults(limit = 100))]
+    pub fn dead(&self, limit: i64) -> PhpResult<ZBox<ZendHashTable>> {
+        job_list(self.inner.dead(limit).map_err(throw)?)
+    }
+
+    /// Moves one dead job ($id), or all of them (null), back to the
+    /// schedule, due now, with attempts reset to 0.
+    /// @return int How many jobs moved (0 for an id that is not dead).
+    pub fn requeue_dead(&self, id: Option<Bytes>) -> PhpResult<i64> {
+        self.inner
+            .requeue_dead(id.as_ref().map(|b| b.0.as_slice()))
+            .map_err(throw)
+    }
+
+    /// Deletes every job in every state. Job ids are never reused afterwards.
+    pub fn purge(&self) -> PhpResult<()> {
+        self.inner.purge().map_err(throw)
+    }
+}

@@ -1,0 +1,610 @@
+//! Delayed jobs on the Redis clock: pushed with a due time, claimed
+//! atomically (one script, one round trip, bounded work), kept in flight
+//! under a visibility timeout until acked, retried with backoff, dead-lettered
+//! after `max_attempts`.
+//!
+//! Key layout (main key `K` = prefix . name; every other key shares its
+//! Redis Cluster hash slot):
+//! - `K`: schedule, a sorted set `id -> due time (unix ms)`. Ids are 16-digit
+//!   zero-padded sequence numbers, so Redis's order of equal scores (lexical)
+//!   is push order.
+//! - `{K}:inflight`: sorted set `"<id>|<owner>" -> visibility deadline (unix
+//!   ms)`: the claim and whose it is (the owner is the consumer identity).
+//! - `{K}:dead`: sorted set `id -> dead-lettered at (unix ms)`.
+//! - `{K}:payload`: hash `id -> payload`.
+//! - `{K}:attempts`: hash `id -> failed deliveries` (absent: 0).
+//! - `{K}:claim`: hash `id -> owner` of lapsed claims: a claim whose
+//!   visibility timeout passed and put the job back, as long as no other
+//!   consumer has claimed the job since.
+//! - `{K}:seq`: the last id handed out (kept by `purge`, so ids never repeat).
+//! - `{K}:wake`: wake-up tokens for consumers blocked in `pop` (a short,
+//!   capped, expiring list; hints only).
+//!
+//! Claims: every `DelayQueue` value has a consumer identity (random, renewed
+//! in a forked child). `pop` records it with each job it claims, and `ack`,
+//! `retry` and `touch` only act when the job's latest claim is the caller's.
+//! A claim whose visibility timeout has passed stays the caller's until
+//! another consumer claims the job.
+use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
+use crate::scripts;
+use parking_lot::Mutex;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub const OPTIONS: &[&str] = &["visibility_timeout", "max_attempts", "backoff", "prefix"];
+
+/// Most jobs one `pop` may claim (bounds the script's work).
+pub const MAX_POP: i64 = 1000;
+/// Most dead jobs one `dead()` call may list.
+pub const MAX_DEAD_LIST: i64 = 10_000;
+/// Expired claims one `pop` handles at most before claiming (bounded bookkeeping).
+pub const BOOKKEEPING: i64 = 100;
+/// Payloads per script call in `push_many` (all sent in one round trip).
+const PUSH_CHUNK: usize = 1000;
+/// Dead jobs moved per script call in `requeue_dead(None)`.
+const REQUEUE_CHUNK: i64 = 1000;
+/// Latest accepted `push_at` timestamp (seconds): keeps unix ms exact in a double.
+const MAX_TIMESTAMP: f64 = 1e11;
+
+/// A job as `pop` and `dead` return it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub id: Vec<u8>,
+    pub payload: Vec<u8>,
+    /// Earlier deliveries that ended without an ack (timed out or retried).
+    pub attempts: i64,
+    /// Unix seconds (millisecond precision, Redis clock) the job was due at;
+    /// for dead jobs, when it was dead-lettered.
+    pub due_at: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Waiting, not yet due.
+    pub scheduled: i64,
+    /// Due now, not claimed.
+    pub due: i64,
+    /// Claimed, not acked (including claims whose visibility timeout passed
+    /// and that no `pop` has put back yet).
+    pub in_flight: i64,
+    pub dead: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    pub visibility_ms: i64,
+    pub max_attempts: i64,
+    pub backoff_ms: i64,
+}
+
+impl Config {
+    /// The config string the scripts parse: "visibility_ms;max_attempts;backoff_ms".
+    fn encode(&self) -> String {
+        format!(
+            "{};{};{}",
+            self.visibility_ms, self.max_attempts, self.backoff_ms
+        )
+    }
+}
+
+#[derive(Debug)]
+pub struct DelayQueue {
+    dsn: Arc<Dsn>,
+    keys: [Vec<u8>; 8],
+    cfg: Config,
+    cfg_arg: String,
+    /// (pid, consumer identity): renewed when the pid changes (fork).
+    owner: Mutex<(u32, String)>,
+}
+
+/// Seconds to whole microseconds, rounded up (never early).
+fn delay_us(what: &str, secs: f64) -> Result<i64> {
+    non_negative_secs(what, secs)?;
+    Ok((secs * 1e6).ceil() as i64)
+}
+
+/// A unix timestamp in seconds to unix milliseconds, rounded up.
+fn timestamp_ms(ts: f64) -> Result<i64> {
+    if !(ts.is_finite() && (0.0..=MAX_TIMESTAMP).contains(&ts)) {
+        return Err(Error::invalid(format!(
+            "timestamp must be a unix time in seconds between 0 and {MAX_TIMESTAMP:.0}, got {ts}"
+        )));
+    }
+    let us = (ts * 1e6).round() as i64;
+    Ok((us + 999).div_euclid(1000))
+}
+
+fn secs_option(opts: &mut Options, key: &str, positive: bool) -> Result<Option<f64>> {
+    let v = match opts.take(key) {
+        None | Some(OptValue::Null) => return Ok(None),
+        Some(OptValue::Int(i)) => i as f64,
+        Some(OptValue::Float(f)) => f,
+        Some(_) => {
+            return Err(Error::invalid(format!(
+                "option '{key}' must be a number of seconds"
+            )))
+        }
+    };
+    if !(v.is_finite() && (0.0..1e9).contains(&v)) || (positive && v <= 0.0) {
+        let want = if positive { "> 0" } else { ">= 0" };
+        return Err(Error::invalid(format!(
+            "option '{key}' must be a finite number of seconds {want}, got {v}"
+        )));
+    }
+    Ok(Some(v))
+}
+
+/// A fresh 31-bit random number (jitter seed) without a syscall: every
+/// `RandomState` has new keys.
+fn random_seed() -> i64 {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(u64::from(std::process::id()));
+    (h.finish() & 0x7fff_ffff) as i64
+}
+
+fn new_owner() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+impl DelayQueue {
+    pub fn new(
+        name: &[u8],
+        connection: &Connection,
+        mut opts: Options,
+        settings: &Settings,
+    ) -> Result<Self> {
+        if name.is_empty() {
+            return Err(Error::invalid(
+                "DelayQueue: the queue name must not be empty",
+            ));
+        }
+        let vt = secs_option(&mut opts, "visibility_timeout", true)?.unwrap_or(30.0);
+        let max_attempts = opts.int("max_attempts", 0, 1_000_000_000, 5)?;
+        let backoff = secs_option(&mut opts, "backoff", false)?.unwrap_or(1.0);
+        let prefix = opts
+            .bytes("prefix")?
+            .unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        opts.finish("DelayQueue", OPTIONS)?;
+        let dsn = connection.single(settings)?;
+        let cfg = Config {
+            visibility_ms: ((vt * 1000.0).ceil() as i64).max(1),
+            max_attempts,
+            backoff_ms: (backoff * 1000.0).round() as i64,
+        };
+        let mut key = prefix;
+        key.extend_from_slice(name);
+        Ok(Self::with_key(dsn, key, cfg))
+    }
+
+    pub fn with_key(dsn: Arc<Dsn>, key: Vec<u8>, cfg: Config) -> Self {
+        let keys = [
+            key.clone(),
+            aux_key(&key, "inflight"),
+            aux_key(&key, "dead"),
+            aux_key(&key, "payload"),
+            aux_key(&key, "attempts"),
+            aux_key(&key, "claim"),
+            aux_key(&key, "seq"),
+            aux_key(&key, "wake"),
+        ];
+        DelayQueue {
+            dsn,
+            keys,
+            cfg,
+            cfg_arg: cfg.encode(),
+            owner: Mutex::new((0, String::new())),
+        }
+    }
+
+    /// The schedule's key (prefix . name).
+    pub fn key(&self) -> &[u8] {
+        &self.keys[0]
+    }
+
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+
+    fn wake_key(&self) -> &[u8] {
+        &self.keys[7]
+    }
+
+    /// This consumer's identity (renewed in a forked child).
+    pub fn owner(&self) -> String {
+        let pid = std::process::id();
+        let mut o = self.owner.lock();
+        if o.0 != pid || o.1.is_empty() {
+            *o = (pid, new_owner());
+        }
+        o.1.clone()
+    }
+
+    fn call<'a>(&self, script: &'a conn::Script, owner: &str) -> ScriptCall<'a> {
+        let mut c = ScriptCall::new(script);
+        for k in &self.keys {
+            c.key(k);
+        }
+        c.arg(&self.cfg_arg).arg(owner);
+        c
+    }
+
+    /// One job due `delay` seconds from now (Redis clock). Returns its id.
+    pub fn push(&self, payload: &[u8], delay: f64) -> Result<Vec<u8>> {
+        let us = delay_us("delay", delay)?;
+        let mut ids = self.push_chunks("d", us, &[payload])?;
+        ids.pop()
+            .ok_or_else(|| Error::Redis("push: Redis returned no job id".into()))
+    }
+
+    /// One job due at the unix time `timestamp` (seconds). Returns its id.
+    pub fn push_at(&self, payload: &[u8], timestamp: f64) -> Result<Vec<u8>> {
+        let ms = timestamp_ms(timestamp)?;
+        let mut ids = self.push_chunks("a", ms, &[payload])?;
+        ids.pop()
+            .ok_or_else(|| Error::Redis("pushAt: Redis returned no job id".into()))
+    }
+
+    /// One job per payload, all due `delay` seconds from now, in one round
+    /// trip. Returns their ids in order.
+    pub fn push_many(&self, payloads: &[&[u8]], delay: f64) -> Result<Vec<Vec<u8>>> {
+        let us = delay_us("delay", delay)?;
+        self.push_chunks("d", us, payloads)
+    }
+
+    fn push_chunks(&self, mode: &str, value: i64, payloads: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
+        if payloads.is_empty() {
+            return Ok(Vec::new());
+        }
+        let calls: Vec<ScriptCall> = payloads
+            .chunks(PUSH_CHUNK)
+            .map(|chunk| {
+                let mut c = self.call(&scripts::QUEUE_PUSH, "");
+                c.arg(mode).int(value);
+                for p in chunk {
+                    c.arg(p);
+                }
+                c
+            })
+            .collect();
+        // A push is not idempotent (new ids): never re-sent after a lost reply.
+        let replies = if calls.len() == 1 {
+            vec![conn::eval(&self.dsn, &calls[0], false)?]
+        } else {
+            conn::eval_many(&self.dsn, &calls)?
+        };
+        let mut ids = Vec::with_capacity(payloads.len());
+        for r in replies {
+            match conn::check(r)? {
+                Value::Array(items) => {
+                    for i in items {
+                        ids.push(bytes(i, "push")?);
+                    }
+                }
+                v => return Err(Error::unexpected("push", &v)),
+            }
+        }
+        if ids.len() != payloads.len() {
+            return Err(Error::Redis(format!(
+                "push: expected {} job ids, Redis returned {}",
+                payloads.len(),
+                ids.len()
+            )));
+        }
+        Ok(ids)
+    }
+
+    /// Claims up to `max` due jobs. With `wait` > 0, blocks until a job is
+    /// claimed or `wait` seconds have passed, waking when the next job falls
+    /// due or when a job due earlier is pushed.
+    pub fn pop(&self, max: i64, wait: f64) -> Result<Vec<Job>> {
+        if !(1..=MAX_POP).contains(&max) {
+            return Err(Error::invalid(format!(
+                "max must be between 1 and {MAX_POP}, got {max}"
+            )));
+        }
+        let wait = non_negative_secs("wait", wait)?;
+        let deadline = Instant::now() + wait;
+        let owner = self.owner();
+        loop {
+            let (jobs, next_us) = self.pop_once(max, !wait.is_zero(), &owner)?;
+            if !jobs.is_empty() || wait.is_zero() {
+                return Ok(jobs);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(jobs);
+            }
+            let sleep = match u64::try_from(next_us) {
+                Ok(us) => left.min(Duration::from_micros(us)),
+                Err(_) => left, // nothing scheduled or in flight
+            };
+            if sleep.is_zero() {
+                continue; // due now: more bookkeeping than one pop does
+            }
+            conn::wait_signal(&self.dsn, self.wake_key(), sleep)?;
+        }
+    }
+
+    /// One pop script: the claimed jobs, and (for a `waiting` caller that got
+    /// none) µs until the next job is due or the next claim expires (-1:
+    /// nothing scheduled or in flight).
+    fn pop_once(&self, max: i64, waiting: bool, owner: &str) -> Result<(Vec<Job>, i64)> {
+        let mut c = self.call(&scripts::QUEUE_POP, owner);
+        c.int(max)
+            .int(BOOKKEEPING)
+            .int(random_seed())
+            .arg(if waiting { "1" } else { "0" });
+        // Not re-sent after a lost reply: the claims it made come back after
+        // the visibility timeout (at-least-once).
+        let v = conn::eval(&self.dsn, &c, false)?;
+        let Value::Array(items) = v else {
+            return Err(Error::unexpected("pop", &v));
+        };
+        let mut it = items.into_iter();
+        let next = int(it.next().unwrap_or(Value::Nil), "pop")?;
+        Ok((jobs(it)?, next))
+    }
+
+    fn claim_call(&self, script: &'static conn::Script, id: &[u8]) -> ScriptCall<'static> {
+        let mut c = self.call(script, &self.owner());
+        c.arg(id);
+        c
+    }
+
+    /// Done: deletes the job if this consumer holds its latest claim.
+    pub fn ack(&self, id: &[u8]) -> Result<bool> {
+        let c = self.claim_call(&scripts::QUEUE_ACK, id);
+        Ok(int(conn::eval(&self.dsn, &c, false)?, "ack")? == 1)
+    }
+
+    /// Gives the job back, due `delay` seconds from now (a failed attempt).
+    pub fn retry(&self, id: &[u8], delay: f64) -> Result<bool> {
+        let us = delay_us("delay", delay)?;
+        let mut c = self.claim_call(&scripts::QUEUE_RETRY, id);
+        c.int(us);
+        Ok(int(conn::eval(&self.dsn, &c, false)?, "retry")? == 1)
+    }
+
+    /// Extends this consumer's claim to now + visibility timeout.
+    pub fn touch(&self, id: &[u8]) -> Result<bool> {
+        let c = self.claim_call(&scripts::QUEUE_TOUCH, id);
+        // Idempotent: re-sending sets the same kind of deadline again.
+        Ok(int(conn::eval(&self.dsn, &c, true)?, "touch")? == 1)
+    }
+
+    /// Deletes a job that is not in flight (scheduled, due or dead).
+    pub fn cancel(&self, id: &[u8]) -> Result<bool> {
+        let mut c = self.call(&scripts::QUEUE_CANCEL, "");
+        c.arg(id);
+        Ok(int(conn::eval(&self.dsn, &c, false)?, "cancel")? == 1)
+    }
+
+    pub fn counts(&self) -> Result<Counts> {
+        let c = self.call(&scripts::QUEUE_COUNTS, "");
+        let v = conn::eval(&self.dsn, &c, true)?;
+        match v {
+            Value::Array(items) if items.len() == 4 => {
+                let mut n = [0i64; 4];
+                for (slot, item) in n.iter_mut().zip(items) {
+                    *slot = int(item, "counts")?;
+                }
+                Ok(Counts {
+                    scheduled: n[0],
+                    due: n[1],
+                    in_flight: n[2],
+                    dead: n[3],
+                })
+            }
+            v => Err(Error::unexpected("counts", &v)),
+        }
+    }
+
+    /// The oldest dead-lettered jobs first.
+    pub fn dead(&self, limit: i64) -> Result<Vec<Job>> {
+        if !(1..=MAX_DEAD_LIST).contains(&limit) {
+            return Err(Error::invalid(format!(
+                "limit must be between 1 and {MAX_DEAD_LIST}, got {limit}"
+            )));
+        }
+        let mut c = self.call(&scripts::QUEUE_DEAD, "");
+        c.int(limit);
+        let v = conn::eval(&self.dsn, &c, true)?;
+        let Value::Array(items) = v else {
+            return Err(Error::unexpected("dead", &v));
+        };
+        jobs(items.into_iter())
+    }
+
+    /// Dead jobs back to the schedule, due now, attempts 0: one (`Some(id)`)
+    /// or all of them (in bounded batches). Returns how many moved.
+    pub fn requeue_dead(&self, id: Option<&[u8]>) -> Result<i64> {
+        let run = |mode: &str, arg: &[u8]| -> Result<(i64, i64)> {
+            let mut c = self.call(&scripts::QUEUE_REQUEUE, "");
+            c.arg(mode).arg(arg);
+            match conn::eval(&self.dsn, &c, false)? {
+                Value::Array(v) if v.len() == 2 => {
+                    let mut it = v.into_iter();
+                    let moved = int(it.next().unwrap_or(Value::Nil), "requeueDead")?;
+                    let seen = int(it.next().unwrap_or(Value::Nil), "requeueDead")?;
+                    Ok((moved, seen))
+                }
+                v => Err(Error::unexpected("requeueDead", &v)),
+            }
+        };
+        if let Some(id) = id {
+            return Ok(run("id", id)?.0);
+        }
+        let chunk = REQUEUE_CHUNK.to_string();
+        let mut total = 0;
+        loop {
+            let (moved, seen) = run("all", chunk.as_bytes())?;
+            total += moved;
+            if seen < REQUEUE_CHUNK {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Deletes every job in every state (the id sequence is kept).
+    pub fn purge(&self) -> Result<()> {
+        let mut a = Args::cmd("UNLINK");
+        for k in &self.keys[..6] {
+            a.push(k);
+        }
+        a.push(self.wake_key());
+        conn::command(&self.dsn, &a, true).map(|_| ())
+    }
+}
+
+/// Flat `id, payload, attempts, due ms` groups to jobs.
+fn jobs(mut it: impl Iterator<Item = Value>) -> Result<Vec<Job>> {
+    let mut out = Vec::new();
+    while let Some(id) = it.next() {
+        let (Some(p), Some(a), Some(d)) = (it.next(), it.next(), it.next()) else {
+            return Err(Error::Redis("queue: truncated job list from Redis".into()));
+        };
+        out.push(Job {
+            id: bytes(id, "job id")?,
+            payload: bytes(p, "job payload")?,
+            attempts: match a {
+                Value::Nil => 0,
+                a => int(a, "job attempts")?,
+            },
+            due_at: int(d, "job due time")? as f64 / 1000.0,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(v: Vec<(&str, OptValue)>) -> Options {
+        Options::new(v.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    }
+
+    fn make(v: Vec<(&str, OptValue)>) -> Result<DelayQueue> {
+        DelayQueue::new(b"q", &Connection::Default, opts(v), &Settings::default())
+    }
+
+    #[test]
+    fn delays_round_up_to_microseconds() {
+        assert_eq!(delay_us("delay", 0.0).unwrap(), 0);
+        assert_eq!(delay_us("delay", 0.0000001).unwrap(), 1);
+        assert_eq!(delay_us("delay", 1.5).unwrap(), 1_500_000);
+        assert!(delay_us("delay", -0.001).is_err());
+        assert!(delay_us("delay", f64::NAN).is_err());
+        assert!(delay_us("delay", f64::INFINITY).is_err());
+    }
+
+    #[test]
+    fn timestamps_round_up_to_milliseconds() {
+        assert_eq!(timestamp_ms(1_764_000_000.0).unwrap(), 1_764_000_000_000);
+        assert_eq!(timestamp_ms(1_764_000_000.123).unwrap(), 1_764_000_000_123);
+        assert_eq!(
+            timestamp_ms(1_764_000_000.123_1).unwrap(),
+            1_764_000_000_124
+        );
+        assert_eq!(timestamp_ms(0.0).unwrap(), 0);
+        assert!(timestamp_ms(-1.0).is_err());
+        assert!(timestamp_ms(f64::NAN).is_err());
+        assert!(timestamp_ms(f64::NEG_INFINITY).is_err());
+        assert!(timestamp_ms(2e11).is_err());
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let q = make(vec![]).unwrap();
+        assert_eq!(
+            q.config(),
+            Config {
+                visibility_ms: 30_000,
+                max_attempts: 5,
+                backoff_ms: 1000
+            }
+        );
+        assert_eq!(q.cfg_arg, "30000;5;1000");
+        let q = make(vec![
+            ("visibility_timeout", OptValue::Float(0.25)),
+            ("max_attempts", OptValue::Int(0)),
+            ("backoff", OptValue::Int(0)),
+            ("prefix", OptValue::Str(b"app:".to_vec())),
+        ])
+        .unwrap();
+        assert_eq!(
+            q.config(),
+            Config {
+                visibility_ms: 250,
+                max_attempts: 0,
+                backoff_ms: 0
+            }
+        );
+        assert_eq!(q.key(), b"app:q");
+        assert_eq!(q.keys[1], b"{app:q}:inflight");
+        assert_eq!(q.wake_key(), b"{app:q}:wake");
+        for bad in [
+            ("visibility_timeout", OptValue::Float(0.0)),
+            ("visibility_timeout", OptValue::Float(f64::NAN)),
+            ("visibility_timeout", OptValue::Str(b"30".to_vec())),
+            ("max_attempts", OptValue::Int(-1)),
+            ("max_attempts", OptValue::Float(2.0)),
+            ("backoff", OptValue::Float(-1.0)),
+            ("backoff", OptValue::Float(f64::INFINITY)),
+            ("colour", OptValue::Int(1)),
+        ] {
+            let what = format!("{bad:?}");
+            let e = make(vec![bad]).unwrap_err();
+            assert!(matches!(e, Error::Invalid(_)), "{what}: {e}");
+        }
+        let e = make(vec![("visibilty_timeout", OptValue::Int(1))]).unwrap_err();
+        assert!(e.message().contains("'visibilty_timeout'"), "{e}");
+        assert!(DelayQueue::new(
+            b"",
+            &Connection::Default,
+            Options::default(),
+            &Settings::default()
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn hash_tagged_names_keep_their_tag() {
+        let q = make(vec![("prefix", OptValue::Str(b"{t}".to_vec()))]).unwrap();
+        assert_eq!(q.keys[5], b"{t}q:claim");
+    }
+
+    #[test]
+    fn owners_are_random_and_stable() {
+        let a = make(vec![]).unwrap();
+        let b = make(vec![]).unwrap();
+        assert_eq!(a.owner(), a.owner());
+        assert_ne!(a.owner(), b.owner());
+        assert_eq!(a.owner().len(), 32);
+        assert_ne!(random_seed(), random_seed());
+    }
+
+    #[test]
+    fn job_lists_are_parsed() {
+        let v = vec![
+            Value::BulkString(b"0000000000000001".to_vec()),
+            Value::BulkString(b"\0x".to_vec()),
+            Value::Int(2),
+            Value::Int(1_764_000_000_123),
+        ];
+        let j = jobs(v.into_iter()).unwrap();
+        assert_eq!(j[0].payload, b"\0x");
+        assert_eq!(j[0].attempts, 2);
+        assert!((j[0].due_at - 1_764_000_000.123).abs() < 1e-6);
+        assert!(jobs(vec![Value::Int(1)].into_iter()).is_err());
+        let v = vec![
+            Value::BulkString(b"1".to_vec()),
+            Value::BulkString(b"".to_vec()),
+            Value::Nil,
+            Value::BulkString(b"5".to_vec()),
+        ];
+        assert_eq!(jobs(v.into_iter()).unwrap()[0].attempts, 0);
+    }
+}
