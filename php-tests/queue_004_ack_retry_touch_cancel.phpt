@@ -8,7 +8,7 @@ $url = rk_url();
 $raw = new RkRaw();
 $opts = ['prefix' => $ns, 'visibility_timeout' => 0.4, 'backoff' => 0];
 $q = new RedisKit\DelayQueue('m', $url, $opts);
-$other = new RedisKit\DelayQueue('m', $url, $opts);   // another consumer of the same queue
+$other = new RedisKit\DelayQueue('m', $url, $opts + ['consumer' => 'other']);   // another consumer of the same queue
 
 echo "-- ack\n";
 $id = $q->push('a');

@@ -1,5 +1,5 @@
 --TEST--
-DelayQueue claims: ack/retry/touch by a consumer whose claim expired and was re-claimed by another return false and change nothing; a lapsed claim nobody took since still works; a forked child is another consumer
+DelayQueue claims: ack/retry/touch by a consumer whose claim expired and was re-claimed by another return false and change nothing; a lapsed claim nobody took since still works; objects of one process are one consumer, a forked child is another
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -21,8 +21,9 @@ function dump_state(RkRaw $raw, string $ns): array {
     return $out;
 }
 $opts = ['prefix' => $ns, 'visibility_timeout' => 0.1, 'backoff' => 0];
-$a = new RedisKit\DelayQueue('s', $url, $opts);
-$b = new RedisKit\DelayQueue('s', $url, $opts);
+// two consumers in one process: named explicitly (else a process is one consumer)
+$a = new RedisKit\DelayQueue('s', $url, $opts + ['consumer' => 'A']);
+$b = new RedisKit\DelayQueue('s', $url, $opts + ['consumer' => 'B']);
 
 echo "-- re-claimed by another consumer\n";
 $id = $a->push('work');
@@ -68,20 +69,25 @@ var_dump($j[0]['id'] === $id3, $j[0]['attempts']);
 $b->ack($id3);
 var_dump($a->ack($id2));
 
-echo "-- a forked child is another consumer, even with the same object\n";
-$id = $a->push('fork');
-$a->pop();
+echo "-- objects of one process are one consumer; a forked child is another\n";
+$p1 = new RedisKit\DelayQueue('s', $url, $opts);
+$p2 = new RedisKit\DelayQueue('s', $url, $opts);
+$id = $p1->push('same process');
+$p1->pop();
+var_dump($p2->touch($id), $p2->ack($id));         // another object, same worker: its claim
+$id = $p1->push('fork');
+$p1->pop();
 $pid = pcntl_fork();
 if ($pid === 0) {
-    $ok = $a->ack($id) === false && $a->touch($id) === false && $a->retry($id) === false;
-    $id2 = $a->push('child');
-    $j = $a->pop();
-    $ok = $ok && $j[0]['id'] === $id2 && $a->ack($id2);
+    $ok = $p1->ack($id) === false && $p1->touch($id) === false && $p1->retry($id) === false;
+    $id2 = $p1->push('child');
+    $j = $p1->pop();
+    $ok = $ok && $j[0]['id'] === $id2 && $p1->ack($id2);
     exit($ok ? 0 : 1);
 }
 pcntl_waitpid($pid, $st);
 var_dump(pcntl_wexitstatus($st));
-var_dump($a->ack($id));
+var_dump($p1->ack($id));
 var_dump($a->counts());
 ?>
 --EXPECT--
@@ -137,7 +143,9 @@ array(4) {
 bool(true)
 int(1)
 bool(true)
--- a forked child is another consumer, even with the same object
+-- objects of one process are one consumer; a forked child is another
+bool(true)
+bool(true)
 int(0)
 bool(true)
 array(4) {

@@ -33,7 +33,13 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub const OPTIONS: &[&str] = &["visibility_timeout", "max_attempts", "backoff", "prefix"];
+pub const OPTIONS: &[&str] = &[
+    "visibility_timeout",
+    "max_attempts",
+    "backoff",
+    "prefix",
+    "consumer",
+];
 
 /// Most jobs one `pop` may claim (bounds the script's work).
 pub const MAX_POP: i64 = 1000;
@@ -95,9 +101,12 @@ pub struct DelayQueue {
     keys: [Vec<u8>; 8],
     cfg: Config,
     cfg_arg: String,
-    /// (pid, consumer identity): renewed when the pid changes (fork).
-    owner: Mutex<(u32, String)>,
+    /// The `consumer` option; `None`: this worker process's identity.
+    consumer: Option<String>,
 }
+
+/// (pid, identity) of this worker process as a consumer: renewed in a forked child.
+static PROCESS_CONSUMER: Mutex<(u32, String)> = Mutex::new((0, String::new()));
 
 /// Seconds to whole microseconds, rounded up (never early).
 fn delay_us(what: &str, secs: f64) -> Result<i64> {
@@ -166,6 +175,14 @@ impl DelayQueue {
         let prefix = opts
             .bytes("prefix")?
             .unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        let consumer = opts.string("consumer")?;
+        if let Some(c) = &consumer {
+            if c.is_empty() || c.len() > 128 || c.contains('|') {
+                return Err(Error::invalid(
+                    "option 'consumer' must be 1 to 128 characters without '|'",
+                ));
+            }
+        }
         opts.finish("DelayQueue", OPTIONS)?;
         let dsn = connection.single(settings)?;
         let cfg = Config {
@@ -175,7 +192,10 @@ impl DelayQueue {
         };
         let mut key = prefix;
         key.extend_from_slice(name);
-        Ok(Self::with_key(dsn, key, cfg))
+        Ok(DelayQueue {
+            consumer,
+            ..Self::with_key(dsn, key, cfg)
+        })
     }
 
     pub fn with_key(dsn: Arc<Dsn>, key: Vec<u8>, cfg: Config) -> Self {
@@ -194,7 +214,7 @@ impl DelayQueue {
             keys,
             cfg,
             cfg_arg: cfg.encode(),
-            owner: Mutex::new((0, String::new())),
+            consumer: None,
         }
     }
 
@@ -211,10 +231,14 @@ impl DelayQueue {
         &self.keys[7]
     }
 
-    /// This consumer's identity (renewed in a forked child).
+    /// This consumer's identity: the `consumer` option, else one per worker
+    /// process (renewed in a forked child), shared by all its objects.
     pub fn owner(&self) -> String {
+        if let Some(c) = &self.consumer {
+            return c.clone();
+        }
         let pid = std::process::id();
-        let mut o = self.owner.lock();
+        let mut o = PROCESS_CONSUMER.lock();
         if o.0 != pid || o.1.is_empty() {
             *o = (pid, new_owner());
         }
@@ -577,12 +601,17 @@ mod tests {
     }
 
     #[test]
-    fn owners_are_random_and_stable() {
+    fn owners_are_per_process_unless_named() {
         let a = make(vec![]).unwrap();
         let b = make(vec![]).unwrap();
         assert_eq!(a.owner(), a.owner());
-        assert_ne!(a.owner(), b.owner());
+        assert_eq!(a.owner(), b.owner());
         assert_eq!(a.owner().len(), 32);
+        let n = make(vec![("consumer", OptValue::Str(b"worker-7".to_vec()))]).unwrap();
+        assert_eq!(n.owner(), "worker-7");
+        for bad in ["", "a|b"] {
+            assert!(make(vec![("consumer", OptValue::Str(bad.as_bytes().to_vec()))]).is_err());
+        }
         assert_ne!(random_seed(), random_seed());
     }
 

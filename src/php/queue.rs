@@ -20,19 +20,21 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// the earlier deliveries that ended without an ack (timed out or retried),
 /// `due_at` the unix time (seconds, Redis clock) the job was due at.
 ///
-/// Claims: each DelayQueue object is a consumer with its own identity (a new
-/// one in a forked child). ack(), retry() and touch() only act on jobs whose
-/// latest claim is this object's, and return false otherwise, changing
-/// nothing: call them on the object whose pop() returned the job. A claim
-/// whose visibility timeout has passed stays valid until another consumer
-/// claims the job.
+/// Claims: each worker process is one consumer (all its DelayQueue objects
+/// share a random identity; a forked child gets a new one), unless the
+/// `consumer` option names one. ack(), retry() and touch() only act on jobs
+/// whose latest claim is this consumer's, and return false otherwise, changing
+/// nothing. A claim whose visibility timeout has passed stays valid until
+/// another consumer claims the job.
 ///
 /// Options: `visibility_timeout` (seconds a claimed job stays invisible to
 /// other consumers, default 30.0), `max_attempts` (deliveries before a job
 /// is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
 /// the exponential backoff with jitter after a visibility timeout: attempt n
 /// waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
-/// default 1.0), `prefix` (string, default ini rediskit.prefix). Options are
+/// default 1.0), `prefix` (string, default ini rediskit.prefix), `consumer`
+/// (string: an explicit consumer identity, e.g. to run two consumers in one
+/// process; never give two processes the same one). Options are
 /// per object, not stored in Redis: give all users of a queue the same ones.
 #[php_class]
 #[php(name = "RedisKit\\DelayQueue")]
@@ -159,7 +161,7 @@ impl DelayQueue {
     }
 
     /// Done with a job: deletes it for good, if this consumer holds its latest claim.
-    /// @return bool false for an unknown id, a job claimed by another consumer since, or one not claimed by this object (nothing changed).
+    /// @return bool false for an unknown id, a job claimed by another consumer since, or one this consumer did not claim (nothing changed).
     pub fn ack(&self, id: Bytes) -> PhpResult<bool> {
         self.inner.ack(&id.0).map_err(throw)
     }
