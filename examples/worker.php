@@ -13,8 +13,8 @@
  *   MAX_ATTEMPTS        deliveries before a job goes to the dead set (5; 0 = unlimited)
  *   BACKOFF             base seconds of the backoff after a visibility timeout (1)
  *   BATCH               jobs claimed per pop() (1)
- *   WAIT                seconds one pop() blocks waiting for a due job (2); also the
- *                       longest time a signal waits while the worker is idle
+ *   WAIT                seconds one pop() blocks waiting for a due job (2); a signal
+ *                       ends the wait at once
  *   RETRY_DELAY         seconds before a job whose handler threw is due again; doubled
  *                       with every failed attempt, at most one hour (5)
  *   MAX_JOBS            exit (0) after this many jobs, to be restarted fresh (0 = never)

@@ -348,6 +348,10 @@ impl DelayQueue {
                 continue; // due now: more bookkeeping than one pop does
             }
             conn::wait_signal(&self.dsn, self.wake_key(), sleep)?;
+            if conn::interrupted() {
+                // a signal for PHP (e.g. SIGTERM to a worker): let its handler run
+                return Ok(Vec::new());
+            }
         }
     }
 

@@ -340,6 +340,19 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
     array(replies, cmds.len())
 }
 
+static INTERRUPT: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
+
+/// Installs the check blocking waits make when a signal interrupts them (the
+/// PHP binding: "does the engine have a signal handler or timeout to run?").
+pub fn set_interrupt_check(f: fn() -> bool) {
+    let _ = INTERRUPT.set(f);
+}
+
+/// True when a blocking wait should give control back to the caller early.
+pub fn interrupted() -> bool {
+    INTERRUPT.get().is_some_and(|f| f())
+}
+
 /// Blocks until an element is pushed to the list `key` (returned) or until
 /// `timeout` has passed (`None`), whichever comes first.
 ///
@@ -347,7 +360,8 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
 /// kept here instead: the wait runs as `BLPOP` on this worker's blocking
 /// connection and, when the deadline comes first, is cut short with
 /// `CLIENT UNBLOCK` over the main connection. Wake-ups are on time to the
-/// millisecond either way.
+/// millisecond either way. A signal that `interrupted()` says PHP must handle
+/// ends the wait early (as if the deadline had come).
 pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Vec<u8>>> {
     let read_timeout = dsn.read_timeout;
     // Server-side timeout as a backstop only (if the unblock got lost).

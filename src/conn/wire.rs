@@ -343,6 +343,9 @@ impl Wire {
             if n < 0 {
                 let e = io::Error::last_os_error();
                 if e.kind() == io::ErrorKind::Interrupted {
+                    if super::interrupted() {
+                        return Ok(false);
+                    }
                     continue;
                 }
                 self.broken = true;

@@ -30,7 +30,16 @@ static INI: IniEntryDefs<5> = IniEntryDefs::new([
 
 pub fn startup(_ty: i32, module_number: i32) -> i32 {
     IniEntryDef::register(INI.as_slice(), module_number);
+    conn::set_interrupt_check(vm_interrupted);
     0
+}
+
+/// EG(vm_interrupt): set by PHP when a pcntl signal handler (async signals)
+/// or a timeout is waiting to run.
+fn vm_interrupted() -> bool {
+    // SAFETY: a plain read of an atomic flag of the executor globals, made on
+    // the PHP thread that was interrupted.
+    unsafe { std::ptr::read_volatile(&ExecutorGlobals::get().vm_interrupt.value) }
 }
 
 /// # Safety
