@@ -3,6 +3,7 @@
 //! bindings in `php`.
 pub mod conn;
 pub mod leaderboard;
+pub mod lock;
 pub mod options;
 pub mod scripts;
 
@@ -24,7 +25,10 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 #[php_function]
 #[php(name = "RedisKit\\stats")]
 pub fn stats() -> Vec<(String, i64)> {
-    conn::stats::snapshot().into_iter().map(|(k, v)| (k.to_string(), v as i64)).collect()
+    conn::stats::snapshot()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v as i64))
+        .collect()
 }
 
 #[cfg(not(test))]
@@ -37,9 +41,12 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::exceptions::RedisKitException>()
         .class::<php::exceptions::ConnectionException>()
         .class::<php::exceptions::LockTimeoutException>()
+        .class::<php::exceptions::LockLostException>()
         .class::<php::leaderboard::RedisLeaderboard>()
+        .class::<php::lock::RedisLock>()
         .function(wrap_function!(stats))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)
+        .shutdown_function(php::module_shutdown)
         .info_function(php::info)
 }
