@@ -25,10 +25,7 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 #[php_function]
 #[php(name = "RedisKit\\stats")]
 pub fn stats() -> Vec<(String, i64)> {
-    conn::stats::snapshot()
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v as i64))
-        .collect()
+    conn::stats::snapshot().into_iter().map(|(k, v)| (k.to_string(), v as i64)).collect()
 }
 
 #[cfg(not(test))]

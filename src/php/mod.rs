@@ -17,11 +17,7 @@ use std::time::Duration;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 static INI: IniEntryDefs<5> = IniEntryDefs::new([
-    IniEntryDef::new(
-        c"rediskit.default_dsn",
-        c"redis://127.0.0.1:6379",
-        IniEntryPermission::All,
-    ),
+    IniEntryDef::new(c"rediskit.default_dsn", c"redis://127.0.0.1:6379", IniEntryPermission::All),
     IniEntryDef::new(c"rediskit.prefix", c"", IniEntryPermission::All),
     IniEntryDef::new(c"rediskit.connect_timeout", c"1.0", IniEntryPermission::All),
     IniEntryDef::new(c"rediskit.read_timeout", c"2.0", IniEntryPermission::All),
@@ -74,18 +70,9 @@ pub unsafe extern "C" fn info(_module: *mut ModuleEntry) {
         ext_php_rs::info_table_row!("redis crate", "1.x (sync API)");
         ext_php_rs::info_table_row!("rediskit.default_dsn", safe_dsn(&s.default_dsn));
         ext_php_rs::info_table_row!("rediskit.prefix", s.prefix.replace('\0', ""));
-        ext_php_rs::info_table_row!(
-            "rediskit.connect_timeout",
-            format!("{:.3}", s.timeouts.connect.as_secs_f64())
-        );
-        ext_php_rs::info_table_row!(
-            "rediskit.read_timeout",
-            format!("{:.3}", s.timeouts.read.as_secs_f64())
-        );
-        ext_php_rs::info_table_row!(
-            "live connections",
-            conn::stats::live_connections().to_string()
-        );
+        ext_php_rs::info_table_row!("rediskit.connect_timeout", format!("{:.3}", s.timeouts.connect.as_secs_f64()));
+        ext_php_rs::info_table_row!("rediskit.read_timeout", format!("{:.3}", s.timeouts.read.as_secs_f64()));
+        ext_php_rs::info_table_row!("live connections", conn::stats::live_connections().to_string());
         ext_php_rs::info_table_end!();
     });
 }
@@ -113,9 +100,7 @@ fn ini_value(name: &str) -> Option<String> {
 }
 
 fn ini_secs(name: &str, default: f64) -> Duration {
-    let v = ini_value(name)
-        .and_then(|s| s.trim().parse::<f64>().ok())
-        .unwrap_or(default);
+    let v = ini_value(name).and_then(|s| s.trim().parse::<f64>().ok()).unwrap_or(default);
     if v.is_finite() && v > 0.0 && v < 1e9 {
         Duration::from_secs_f64(v)
     } else {
@@ -126,13 +111,9 @@ fn ini_secs(name: &str, default: f64) -> Duration {
 /// The ini settings as they are now (ini_set() included).
 pub fn settings() -> Settings {
     Settings {
-        default_dsn: ini_value("rediskit.default_dsn")
-            .unwrap_or_else(|| "redis://127.0.0.1:6379".into()),
+        default_dsn: ini_value("rediskit.default_dsn").unwrap_or_else(|| "redis://127.0.0.1:6379".into()),
         prefix: ini_value("rediskit.prefix").unwrap_or_default(),
-        timeouts: Timeouts {
-            connect: ini_secs("rediskit.connect_timeout", 1.0),
-            read: ini_secs("rediskit.read_timeout", 2.0),
-        },
+        timeouts: Timeouts { connect: ini_secs("rediskit.connect_timeout", 1.0), read: ini_secs("rediskit.read_timeout", 2.0) },
     }
 }
 
@@ -213,11 +194,7 @@ pub fn array_entries(arr: &ZendHashTable) -> Vec<(Key, &Zval)> {
     while let Some((k, v)) = it.next_zval() {
         let key = match k.long() {
             Some(i) => Key::Int(i),
-            None => Key::Bytes(
-                k.zend_str()
-                    .map(|s| s.as_bytes().to_vec())
-                    .unwrap_or_default(),
-            ),
+            None => Key::Bytes(k.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default()),
         };
         out.push((key, v));
     }
@@ -226,9 +203,7 @@ pub fn array_entries(arr: &ZendHashTable) -> Vec<(Key, &Zval)> {
 
 /// The `string|array|null $connection` argument.
 pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
-    let Some(z) = zval else {
-        return Ok(Connection::Default);
-    };
+    let Some(z) = zval else { return Ok(Connection::Default) };
     if z.is_null() {
         return Ok(Connection::Default);
     }
@@ -240,10 +215,7 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
     }
     let Some(arr) = z.array() else {
         return Err(PhpException::new(
-            format!(
-                "the connection must be a DSN string, an array or null, {} given",
-                type_name(z)
-            ),
+            format!("the connection must be a DSN string, an array or null, {} given", type_name(z)),
             0,
             ce::type_error(),
         ));
@@ -301,14 +273,8 @@ pub fn options_arg(arr: Option<&ZendHashTable>) -> Result<Options, PhpException>
     if let Some(arr) = arr {
         for (key, v) in array_entries(arr) {
             match key {
-                Key::Int(i) => {
-                    return Err(value_error(format!(
-                        "option keys must be strings, got the int key {i}"
-                    )))
-                }
-                Key::Bytes(k) => {
-                    entries.push((String::from_utf8_lossy(&k).into_owned(), opt_value(v)))
-                }
+                Key::Int(i) => return Err(value_error(format!("option keys must be strings, got the int key {i}"))),
+                Key::Bytes(k) => entries.push((String::from_utf8_lossy(&k).into_owned(), opt_value(v))),
             }
         }
     }
