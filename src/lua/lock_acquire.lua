@@ -20,17 +20,17 @@ if turn and holder ~= me and redis.call('EXISTS', q) == 1 then
   end
 end
 if turn then
-  redis.call('SET', lock, me, 'PX', ttl)
-  -- Strictly increasing, even if this key was lost (restart, expiry): never
-  -- below the server's clock in microseconds.
-  local last = tonumber(redis.call('GET', fence) or '0') or 0
-  local f = math.max(last + 1, us)
-  redis.call('SET', fence, string.format('%.0f', f), 'PX', math.max(86400000, 2 * ttl))
   if mode ~= '0' then
     redis.call('ZREM', w, me)
     redis.call('ZREM', q, me)
     redis.call('DEL', priv .. me)
   end
+  -- Strictly increasing, even if this key was lost (restart, expiry): never
+  -- below the server's clock in microseconds.
+  local last = tonumber(redis.call('GET', fence) or '0') or 0
+  local f = math.max(last + 1, us)
+  redis.call('SET', lock, me, 'PX', ttl)
+  redis.call('SET', fence, string.format('%.0f', f), 'PX', math.max(86400000, 2 * ttl))
   return {1, f}
 end
 local head = 0
