@@ -671,10 +671,11 @@ impl Lock {
 }
 
 impl Drop for Lock {
-    /// The object is gone (after `__destruct`, or without it after a fatal
-    /// error, when the request-end hook already released): stop renewing.
+    /// The object is freed: normally right after `__destruct`, but after a
+    /// fatal error PHP frees objects without calling destructors (and after
+    /// memory exhaustion possibly before the request-end hook runs).
     fn drop(&mut self) {
-        self.sh.lease.store(0, SeqCst);
+        self.destruct();
     }
 }
 
