@@ -10,10 +10,12 @@ $head = '<?php $ns = ' . var_export($ns, true) . '; $u = getenv("REDIS_URL");' .
 $take = '$l = new RedisKit\RedisLock($name, $u, ["prefix" => $ns, "ttl" => 30.0]); if (!$l->acquire()) { echo "not acquired\n"; exit(3); } echo "held\n";' . "\n";
 $cases = [
     'exit' => 'exit(0);',
-    'fatal' => 'no_such_function();',
+    'fatal' => 'trigger_error("fatal", E_USER_ERROR);',
+    'error' => 'no_such_function();',
     'exception' => 'throw new RuntimeException("boom");',
     'end' => '$keep = $l;',
-    'run-fatal' => '$l->release(); $l->run(function () { echo "in run\n"; undefined_function_too(); });',
+    'run-fatal' => '$l->release(); $l->run(function () { echo "in run\n"; trigger_error("fatal", E_USER_ERROR); });',
+    'run-throw' => '$l->release(); $l->run(function () { echo "in run\n"; throw new LogicException("x"); });',
     'memory' => 'ini_set("memory_limit", "8M"); $a = []; while (true) $a[] = str_repeat("x", 100000);',
     'two-locks' => '$m = new RedisKit\RedisLock($name . "-2", $u, ["prefix" => $ns, "watchdog" => false]); $m->acquire(); exit(1);',
 ];
@@ -62,9 +64,11 @@ var_dump(lock_wait([$pid]), $p->isAcquired());
 --EXPECTF--
 exit       rc=0 held; lock left: 0
 fatal      rc=255 held; lock left: 0
+error      rc=255 held; lock left: 0
 exception  rc=255 held; lock left: 0
 end        rc=0 held; lock left: 0
 run-fatal  rc=255 held; lock left: 0
+run-throw  rc=255 held; lock left: 0
 memory     rc=255 held; lock left: 0
 two-locks  rc=1 held; lock left: 0
 bool(true)
