@@ -413,24 +413,33 @@ impl Lock {
             (true, false) => "1",
             (true, true) => "2",
         };
-        let wake_key = if sh.fair {
-            node.private_key(&sh.token)
-        } else {
-            node.wake.clone()
-        };
+        let mut wake_key = Vec::new();
         let mut registered = false;
         loop {
-            let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
-            c.key(&node.lock)
-                .key(&node.fence)
-                .key(&node.waiters)
-                .key(&node.queue)
-                .key(&node.wake);
-            c.arg(&sh.token)
-                .int(sh.ttl_ms.load(SeqCst) as i64)
-                .arg(mode)
-                .int(HEARTBEAT_MS)
-                .arg(&node.private);
+            let ttl_ms = sh.ttl_ms.load(SeqCst) as i64;
+            let c = if waiting {
+                let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
+                c.key(&node.lock)
+                    .key(&node.fence)
+                    .key(&node.waiters)
+                    .key(&node.queue)
+                    .key(&node.wake);
+                c.arg(&sh.token)
+                    .int(ttl_ms)
+                    .arg(mode)
+                    .int(HEARTBEAT_MS)
+                    .arg(&node.private);
+                c
+            } else {
+                // One attempt: the lighter script of the hot path.
+                let mut c = ScriptCall::new(&scripts::LOCK_TRY);
+                c.key(&node.lock)
+                    .key(&node.fence)
+                    .key(&node.queue)
+                    .arg(&sh.token)
+                    .int(ttl_ms);
+                c
+            };
             let attempt = conn::eval(&node.dsn, &c, true).and_then(parse_attempt);
             let (pttl, head) = match attempt {
                 Ok(Attempt::Got(f)) => return Ok(Some(f)),
@@ -456,6 +465,13 @@ impl Lock {
             let mut sleep = (deadline - now).min(SLICE);
             if pttl >= 0 && (!sh.fair || head) {
                 sleep = sleep.min(Duration::from_millis(pttl as u64 + 1));
+            }
+            if wake_key.is_empty() {
+                wake_key = if sh.fair {
+                    node.private_key(&sh.token)
+                } else {
+                    node.wake.clone()
+                };
             }
             if let Err(e) = conn::wait_signal(&node.dsn, &wake_key, sleep) {
                 self.leave();

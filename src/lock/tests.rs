@@ -105,12 +105,12 @@ fn waiter_is_woken_by_release_and_gives_up_on_time() {
         let b = lock(&r2, vec![]);
         let t0 = Instant::now();
         let got = b.acquire(10.0).unwrap();
-        (got, t0.elapsed())
+        (got, t0.elapsed(), b) // still held: dropping the object would release it
     });
     std::thread::sleep(Duration::from_millis(300));
     let released_at = Instant::now();
     assert!(a.release().unwrap());
-    let (got, _) = t.join().unwrap();
+    let (got, _, _holder) = t.join().unwrap();
     assert!(got);
     assert!(released_at.elapsed() < Duration::from_secs(1));
 

@@ -3,26 +3,53 @@
 //! master), renewing every held lease every ttl/3 on the thread's own
 //! connections (the pool is per thread).
 //!
+//! An acquire only records its lease on the board; the thread is woken only
+//! when that lease is due before the thread's next wake-up, so a stream of
+//! short lock/unlock cycles costs no thread switch.
+//!
 //! Fork: threads do not survive fork(2). A child finds the parent's handle
-//! with another fork generation, forgets it without touching it and starts its
-//! own thread when one of its own locks needs it; leases taken by the parent
-//! are never renewed by the child.
+//! with another fork generation and forgets it (board, mutex and all) without
+//! touching it, then starts its own thread when one of its own locks needs
+//! one; leases taken by the parent are never renewed by the child.
 use super::{Shared, LOST};
 use crate::conn::stats;
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex, MutexGuard};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering::SeqCst;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-enum Msg {
-    Watch(Arc<Shared>, u64),
-    Stop,
+struct Entry {
+    sh: Arc<Shared>,
+    epoch: u64,
+    due: Instant,
+    last_ok: Instant,
+}
+
+impl Entry {
+    fn live(&self) -> bool {
+        self.sh.lease.load(SeqCst) == self.epoch
+    }
+}
+
+#[derive(Default)]
+struct Board {
+    /// One entry per lock object (keyed by its `Shared` address).
+    leases: HashMap<usize, Entry>,
+    /// When the thread will wake up next by itself (None: only when told).
+    next_wake: Option<Instant>,
+    stop: bool,
+}
+
+#[derive(Default)]
+struct Inner {
+    board: Mutex<Board>,
+    cv: Condvar,
 }
 
 struct Handle {
-    tx: Sender<Msg>,
+    inner: Arc<Inner>,
     thread: Option<JoinHandle<()>>,
     generation: u64,
 }
@@ -30,6 +57,10 @@ struct Handle {
 /// Only ever locked by PHP threads, never by the watchdog itself, and never
 /// across a call into PHP: a fork cannot happen while it is held.
 static HANDLE: Mutex<Option<Handle>> = parking_lot::const_mutex(None);
+
+fn interval(ttl_ms: u64) -> Duration {
+    Duration::from_millis((ttl_ms / 3).max(1))
+}
 
 /// Renews the lease `epoch` of `sh` until it is released, lost or dropped.
 pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
@@ -39,15 +70,31 @@ pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
         // The parent's thread: it does not exist in this process.
         std::mem::forget(h.take());
     }
-    for _ in 0..2 {
-        if h.is_none() {
-            *h = spawn();
-        }
-        match h.as_ref() {
-            Some(handle) if handle.tx.send(Msg::Watch(sh.clone(), epoch)).is_ok() => return,
-            Some(_) => *h = None, // the thread is gone: start another
-            None => return,       // could not start a thread: the TTL still bounds the lock
-        }
+    if h.as_ref()
+        .is_some_and(|h| h.thread.as_ref().is_some_and(|t| t.is_finished()))
+    {
+        *h = None; // the thread is gone (it cannot panic, but never rely on it)
+    }
+    if h.is_none() {
+        *h = spawn();
+    }
+    let Some(handle) = h.as_ref() else {
+        return; // could not start a thread: the TTL still bounds the lock
+    };
+    let now = Instant::now();
+    let due = now + interval(sh.ttl_ms.load(SeqCst));
+    let mut b = handle.inner.board.lock();
+    b.leases.insert(
+        Arc::as_ptr(sh) as usize,
+        Entry {
+            sh: sh.clone(),
+            epoch,
+            due,
+            last_ok: now,
+        },
+    );
+    if b.next_wake.is_none_or(|w| due < w) {
+        handle.inner.cv.notify_one();
     }
 }
 
@@ -60,24 +107,26 @@ pub fn shutdown() {
         std::mem::forget(h);
         return;
     }
-    let _ = h.tx.send(Msg::Stop);
+    h.inner.board.lock().stop = true;
+    h.inner.cv.notify_one();
     if let Some(t) = h.thread.take() {
         let _ = t.join();
     }
 }
 
 fn spawn() -> Option<Handle> {
-    let (tx, rx) = channel();
+    let inner = Arc::new(Inner::default());
+    let theirs = inner.clone();
     // The thread starts with every signal blocked, so PHP's handlers
     // (max_execution_time, pcntl_signal) keep running on the PHP thread.
     let thread = with_signals_blocked(|| {
         std::thread::Builder::new()
             .name("rediskit-watchdog".into())
-            .spawn(move || run(rx))
+            .spawn(move || run(&theirs))
     })
     .ok()?;
     Some(Handle {
-        tx,
+        inner,
         thread: Some(thread),
         generation: stats::fork_generation(),
     })
@@ -96,71 +145,80 @@ fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
-struct Entry {
-    sh: Arc<Shared>,
-    epoch: u64,
-    due: Instant,
-    last_ok: Instant,
+/// What a renewal found.
+enum Outcome {
+    Renewed(Instant),
+    Lost,
+    Unreachable,
 }
 
-impl Entry {
-    fn live(&self) -> bool {
-        self.sh.lease.load(SeqCst) == self.epoch
-    }
-
-    fn lost(&self) {
-        let _ = self
-            .sh
-            .lease
-            .compare_exchange(self.epoch, self.epoch | LOST, SeqCst, SeqCst);
-    }
-}
-
-fn interval(ttl_ms: u64) -> Duration {
-    Duration::from_millis((ttl_ms / 3).max(1))
-}
-
-fn run(rx: Receiver<Msg>) {
-    let mut leases: Vec<Entry> = Vec::new();
+fn run(inner: &Inner) {
+    let mut b = inner.board.lock();
     loop {
-        leases.retain(Entry::live);
-        let now = Instant::now();
-        let wait = leases
-            .iter()
-            .map(|e| e.due.saturating_duration_since(now))
-            .min()
-            .unwrap_or(Duration::from_secs(3600));
-        match rx.recv_timeout(wait) {
-            Ok(Msg::Watch(sh, epoch)) => {
-                let due = now + interval(sh.ttl_ms.load(SeqCst));
-                leases.push(Entry {
-                    sh,
-                    epoch,
-                    due,
-                    last_ok: now,
-                });
-                continue;
-            }
-            Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
-            Err(RecvTimeoutError::Timeout) => {}
+        if b.stop {
+            return;
         }
+        b.leases.retain(|_, e| e.live());
         let now = Instant::now();
-        for e in leases.iter_mut().filter(|e| e.due <= now) {
-            if !e.live() {
+        let due: Vec<(usize, Arc<Shared>, u64)> = b
+            .leases
+            .iter()
+            .filter(|(_, e)| e.due <= now)
+            .map(|(k, e)| (*k, e.sh.clone(), e.epoch))
+            .collect();
+        if due.is_empty() {
+            b.next_wake = b.leases.values().map(|e| e.due).min();
+            match b.next_wake {
+                Some(t) => {
+                    inner.cv.wait_until(&mut b, t);
+                }
+                None => inner.cv.wait(&mut b),
+            }
+            b.next_wake = None;
+            continue;
+        }
+        // Renew outside the lock: acquires in the PHP thread never wait for Redis here.
+        let outcomes = MutexGuard::unlocked(&mut b, || {
+            due.into_iter()
+                .map(|(k, sh, epoch)| {
+                    let outcome = if sh.lease.load(SeqCst) != epoch {
+                        Outcome::Lost // released meanwhile: dropped below, nothing is marked
+                    } else {
+                        match sh.extend_nodes(sh.ttl_ms.load(SeqCst)) {
+                            Ok(true) => Outcome::Renewed(Instant::now()),
+                            Ok(false) => Outcome::Lost,
+                            Err(_) => Outcome::Unreachable,
+                        }
+                    };
+                    (k, epoch, outcome)
+                })
+                .collect::<Vec<_>>()
+        });
+        for (k, epoch, outcome) in outcomes {
+            let Some(e) = b.leases.get_mut(&k) else {
                 continue;
+            };
+            if e.epoch != epoch {
+                continue; // acquired again meanwhile: a new lease, scheduled on its own
             }
             let ttl_ms = e.sh.ttl_ms.load(SeqCst);
-            match e.sh.extend_nodes(ttl_ms) {
-                Ok(true) => {
-                    e.last_ok = Instant::now();
-                    e.due = e.last_ok + interval(ttl_ms);
+            match outcome {
+                Outcome::Renewed(at) => {
+                    e.last_ok = at;
+                    e.due = at + interval(ttl_ms);
                 }
-                Ok(false) => e.lost(),
-                Err(_) => {
-                    // Redis unreachable: retry soon; once a whole TTL went by
-                    // without a renewal the lock has expired.
+                Outcome::Lost => {
+                    let _ =
+                        e.sh.lease
+                            .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst);
+                }
+                Outcome::Unreachable => {
+                    // Retry soon; once a whole TTL went by without a renewal
+                    // the lock has expired.
                     if e.last_ok.elapsed() >= Duration::from_millis(ttl_ms) {
-                        e.lost();
+                        let _ =
+                            e.sh.lease
+                                .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst);
                     } else {
                         e.due =
                             Instant::now() + (interval(ttl_ms) / 4).max(Duration::from_millis(5));

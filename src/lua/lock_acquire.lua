@@ -1,11 +1,24 @@
--- One attempt to take the lock.
+-- One attempt to take the lock while waiting (lock_try.lua is the one-shot attempt).
 -- KEYS: lock, fence, waiters, queue, wake
--- ARGV: token, ttl ms, mode ('0' try once | '1' waiting | '2' waiting in the fair queue),
+-- ARGV: token, ttl ms, mode ('0' try once (Redlock) | '1' waiting | '2' waiting in the fair queue),
 --       heartbeat ms, private wake-up key prefix
 -- Returns {1, fencing token} or {0, holder's PTTL in ms (-1: none), 1 if we head the fair queue}.
 --!include _lock_common.lua
 local lock, fence, w, q, n = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local me, ttl, mode, hb, priv = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5]
+
+-- Strictly increasing, even if the counter was lost (restart, expiry): never
+-- below the server's clock in microseconds.
+local function next_fence(us)
+  local keep = math.max(86400000, 2 * ttl)
+  local last = tonumber(redis.call('SET', fence, string.format('%.0f', us), 'PX', keep, 'GET') or '0') or 0
+  if last >= us then
+    us = last + 1
+    redis.call('SET', fence, string.format('%.0f', us), 'PX', keep)
+  end
+  return us
+end
+
 local us = now_us()
 local ms = math.floor(us / 1000)
 local holder = redis.call('GET', lock)
@@ -25,13 +38,8 @@ if turn then
     redis.call('ZREM', q, me)
     redis.call('DEL', priv .. me)
   end
-  -- Strictly increasing, even if this key was lost (restart, expiry): never
-  -- below the server's clock in microseconds.
-  local last = tonumber(redis.call('GET', fence) or '0') or 0
-  local f = math.max(last + 1, us)
   redis.call('SET', lock, me, 'PX', ttl)
-  redis.call('SET', fence, string.format('%.0f', f), 'PX', math.max(86400000, 2 * ttl))
-  return {1, f}
+  return {1, next_fence(us)}
 end
 local head = 0
 if mode ~= '0' then
