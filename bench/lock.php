@@ -10,11 +10,16 @@ $ns = 'bench:lock:' . getmypid() . ':';
 $rk = new RedisKit\RedisLock('cycle', $url, ['prefix' => $ns]);
 $rkNoWd = new RedisKit\RedisLock('cycle-nowd', $url, ['prefix' => $ns, 'watchdog' => false]);
 $seed = new SeedRedisLock(bench_phpredis(), $ns . 'seed-cycle');
-$a = bench_ops(function () use ($rk) { $rk->acquire(); $rk->release(); }, 2.0);
-$b = bench_ops(function () use ($seed) { $seed->tryAcquire(); $seed->release(); }, 2.0);
-$c = bench_ops(function () use ($rkNoWd) { $rkNoWd->acquire(); $rkNoWd->release(); }, 1.0);
+// Interleaved short runs, best of each: this machine is shared, and load only
+// ever slows a run down.
+$a = $b = $c = 0;
+for ($i = 0; $i < 6; $i++) {
+    $a = max($a, bench_ops(function () use ($rk) { $rk->acquire(); $rk->release(); }, 0.4));
+    $b = max($b, bench_ops(function () use ($seed) { $seed->tryAcquire(); $seed->release(); }, 0.4));
+    $c = max($c, bench_ops(function () use ($rkNoWd) { $rkNoWd->acquire(); $rkNoWd->release(); }, 0.4));
+}
 bench_row('lock acquire+release cycle (SET NX EX + EVAL release)', $a, $b);
-bench_info(sprintf('lock cycle with watchdog => false: %.0f/s (the default starts a renewal per acquire on the watchdog thread)', $c));
+bench_info(sprintf('lock cycle (best of 6 interleaved 0.4 s runs): RedisLock %.0f/s, with watchdog => false %.0f/s, seed phpredis %.0f/s', $a, $c, $b));
 
 // 2. handoff: the holder releases while another process waits; time from the
 // release call to the waiter's successful acquire (same monotonic clock).

@@ -3,6 +3,7 @@
 use super::exceptions::{LockLostException, LockTimeoutException};
 use super::{connection_arg, options_arg, settings, throw, Bytes};
 use crate::lock::Lock;
+use ext_php_rs::binary::Binary;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::ClassFlags;
 use ext_php_rs::prelude::*;
@@ -85,10 +86,8 @@ impl RedisLock {
     }
 
     /// @return string The owner token (a UUID, or the adopted `token` option).
-    pub fn token(&self) -> Zval {
-        let mut z = Zval::new();
-        z.set_binary(self.inner.token().to_vec());
-        z
+    pub fn token(&self) -> Binary<u8> {
+        Binary::from(self.inner.token().to_vec())
     }
 
     /// The fencing token of this object's last successful acquire: strictly
