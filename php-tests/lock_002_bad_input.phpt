@@ -48,9 +48,9 @@ echo rk_ex(rk_catch(fn() => $down->acquire())), "\n";
 ?>
 --EXPECTF--
 ValueError: RedisLock: the resource name must not be empty
-ValueError: ttl must be a positive number of seconds, got 0
-ValueError: ttl must be a positive number of seconds, got -1.5
-ValueError: ttl must be a positive number of seconds, got NaN
+ValueError: %Sttl%S must be a positive number of seconds, got 0
+ValueError: %Sttl%S must be a positive number of seconds, got -1.5
+ValueError: %Sttl%S must be a positive number of seconds, got NaN
 ValueError: option 'ttl' must be a number of seconds, got string
 ValueError: RedisLock: unknown option 'tll' (known options: ttl, watchdog, fair, token, prefix)
 ValueError: option 'watchdog' must be a bool, got string
@@ -73,6 +73,6 @@ TypeError: %s
 TypeError: %s
 array(0) {
 }
-RedisKit\Exception: WRONGTYPE Operation against a key holding the wrong kind of value%s
+RedisKit\Exception: WRONGTYPE Operation against a key holding the wrong kind of value%S
 int(0)
 RedisKit\ConnectionException: %s
