@@ -3,6 +3,7 @@
 //! bindings in `php`.
 pub mod conn;
 pub mod leaderboard;
+pub mod lock;
 pub mod options;
 pub mod queue;
 pub mod scripts;
@@ -41,10 +42,13 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::exceptions::RedisKitException>()
         .class::<php::exceptions::ConnectionException>()
         .class::<php::exceptions::LockTimeoutException>()
+        .class::<php::exceptions::LockLostException>()
         .class::<php::leaderboard::RedisLeaderboard>()
+        .class::<php::lock::RedisLock>()
         .class::<php::queue::DelayQueue>()
         .function(wrap_function!(stats))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)
+        .shutdown_function(php::module_shutdown)
         .info_function(php::info)
 }

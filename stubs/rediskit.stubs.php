@@ -181,6 +181,13 @@ namespace RedisKit {
     }
 
     /**
+     * A lock held by `RedisLock::run()` was lost while the callback ran (its TTL
+     * ran out or another owner took it): other code may have held it meanwhile.
+     */
+    class LockLostException extends \RedisKit\Exception {
+    }
+
+    /**
      * A lock could not be acquired within the time allowed.
      */
     class LockTimeoutException extends \RedisKit\Exception {
@@ -345,6 +352,102 @@ namespace RedisKit {
          * @param int $limit
          */
         public function top(int $limit = 10): array {}
+    }
+
+    /**
+     * A distributed lock on one resource. Acquire is one round trip; waiters are
+     * woken by the holder's release (or its TTL expiry) instead of polling; every
+     * successful acquire gets a fencing token; a watchdog thread renews held
+     * locks; a lock never outlives its request.
+     *
+     * Options: `ttl` (seconds, default 30.0; every lock expires), `watchdog`
+     * (bool, default true: renew every ttl/3 while held), `fair` (bool, default
+     * false: waiters get the lock in arrival order), `token` (string: adopt an
+     * existing owner token, to release or extend a lock taken elsewhere; such an
+     * object is never released automatically), `prefix` (string, default ini
+     * rediskit.prefix).
+     *
+     * `$connection` may be a list of 3 or more DSNs of independent masters:
+     * Redlock (a majority within the validity time).
+     */
+    final class RedisLock {
+        /**
+         * @param string $resource What the lock protects; the Redis key is prefix . resource.
+         * @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a list of >= 3 DSNs (Redlock).
+         * @param array $options See the class description.
+         * @throws \ValueError on an empty resource, a bad DSN, a Redlock list with fewer than 3 entries,
+         *   an unknown option or a bad option value (e.g. ttl <= 0).
+         */
+        public function __construct(string $resource, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Releases the lock if this object took it (not an adopted token's lock).
+         */
+        public function __destruct() {}
+
+        /**
+         * Takes the lock. With $wait = 0 tries once; with $wait > 0 blocks up to
+         * $wait seconds, woken as soon as the holder releases it or its TTL runs out.
+         * Acquiring a lock this object already holds renews it (no counting).
+         * @param float $wait Seconds to wait (>= 0).
+         * @return bool true if this object now holds the lock.
+         * @throws \ValueError if $wait < 0 or not finite.
+         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+         */
+        public function acquire(float $wait = 0.0): bool {}
+
+        /**
+         * Resets the lock's TTL if this owner still holds it.
+         * @param float|null $ttl Seconds (> 0); null for the ttl option. It also becomes the TTL the watchdog renews with.
+         * @return bool true if still the owner and renewed.
+         * @throws \ValueError if $ttl <= 0.
+         */
+        public function extend(?float $ttl = null): bool {}
+
+        /**
+         * The fencing token of this object's last successful acquire: strictly
+         * greater than every token handed out earlier for this resource. Pass it
+         * to the storage you write to and have it reject writes carrying a token
+         * lower than the highest it has seen.
+         * @return int|null null before the first successful acquire.
+         */
+        public function fencingToken(): ?int {}
+
+        /**
+         * Asks Redis whether this owner (token) holds the lock now.
+         * @return bool
+         */
+        public function isAcquired(): bool {}
+
+        /**
+         * Releases the lock if this owner (token) holds it, and wakes the next waiter.
+         * @return bool true if this owner held it and released it (on a majority for Redlock).
+         */
+        public function release(): bool {}
+
+        /**
+         * @return float|null Seconds until the lock expires, null when this owner does not hold it.
+         */
+        public function remainingTtl(): ?float {}
+
+        /**
+         * Acquires the lock (waiting up to $wait seconds), calls $callback() and
+         * releases the lock whatever happens (finally).
+         * @param callable $callback Called without arguments; its return value is returned.
+         * @param float $wait Seconds to wait for the lock (>= 0).
+         * @return mixed What $callback returned.
+         * @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
+         * @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
+         *   meanwhile (its TTL ran out or another owner took it): other code may have run
+         *   under the lock at the same time.
+         * @throws \Throwable whatever $callback throws, rethrown after the release.
+         */
+        public function run(callable $callback, float $wait = 0.0): mixed {}
+
+        /**
+         * @return string The owner token (a UUID, or the adopted `token` option).
+         */
+        public function token(): string {}
     }
 
     /**

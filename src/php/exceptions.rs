@@ -44,12 +44,21 @@ pub struct ConnectionException;
 #[derive(Default)]
 pub struct LockTimeoutException;
 
-fn all() -> [&'static ClassEntry; 3] {
+/// A lock held by `RedisLock::run()` was lost while the callback ran (its TTL
+/// ran out or another owner took it): other code may have held it meanwhile.
+#[php_class]
+#[php(name = "RedisKit\\LockLostException")]
+#[php(extends(RedisKitException))]
+#[derive(Default)]
+pub struct LockLostException;
+
+fn all() -> [&'static ClassEntry; 4] {
     use ext_php_rs::class::RegisteredClass;
     [
         RedisKitException::get_metadata().ce(),
         ConnectionException::get_metadata().ce(),
         LockTimeoutException::get_metadata().ce(),
+        LockLostException::get_metadata().ce(),
     ]
 }
 

@@ -2,6 +2,7 @@
 //! hooks. No Redis logic lives here.
 pub mod exceptions;
 pub mod leaderboard;
+pub mod lock;
 pub mod queue;
 
 use crate::conn::{self, Error, Timeouts};
@@ -55,6 +56,20 @@ pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
 /// # Safety
 /// Called by PHP at the end of every request.
 pub unsafe extern "C" fn request_shutdown(_ty: i32, _module: i32) -> i32 {
+    let _ = std::panic::catch_unwind(|| {
+        // No lock outlives its request (fatal error and exit() included).
+        crate::lock::release_request_locks();
+    });
+    0
+}
+
+/// # Safety
+/// Called by PHP once, before the extension is unloaded.
+pub unsafe extern "C" fn module_shutdown(_ty: i32, _module: i32) -> i32 {
+    let _ = std::panic::catch_unwind(|| {
+        // The lock watchdog thread runs code of this library: stop it first.
+        crate::lock::shutdown_watchdog();
+    });
     0
 }
 

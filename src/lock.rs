@@ -1,0 +1,711 @@
+//! A distributed lock: one round trip to take it, owner-checked release and
+//! extend, waiters woken by the release (or the TTL expiry) instead of
+//! polling, an optional FIFO queue, fencing tokens, a background watchdog,
+//! and Redlock across independent masters.
+//!
+//! Key layout (K = prefix . resource): see `src/lua/_lock_common.lua`.
+//!
+//! Ownership of a lease (`Shared::lease`): the epoch of the acquire that took
+//! it, with `LOST` set once the watchdog found it gone, 0 when this object
+//! does not hold it. Every acquire gets a new epoch, so the watchdog, the
+//! request-end hook and `run()` never act on a lease that was released and
+//! taken again meanwhile.
+mod watchdog;
+
+use crate::conn::{self, aux_key, int, Dsn, Error, Result, ScriptCall, Value};
+use crate::options::{Connection, Options, Settings};
+use crate::scripts;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::SeqCst};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+pub use watchdog::shutdown as shutdown_watchdog;
+
+pub const OPTIONS: &[&str] = &["ttl", "watchdog", "fair", "token", "prefix"];
+
+/// A waiter re-checks at least this often (so it notices a dead fair-queue
+/// head or a lost wake-up hint) and refreshes its heartbeat.
+const SLICE: Duration = Duration::from_millis(1000);
+/// A waiter that has not refreshed its place for this long is dropped.
+const HEARTBEAT_MS: i64 = 3000;
+const DEFAULT_TTL: Duration = Duration::from_secs(30);
+/// Longest adopted token accepted.
+const MAX_TOKEN: usize = 512;
+const NO_FENCE: i64 = i64::MIN;
+/// Set in `Shared::lease` when the watchdog found the lease lost.
+const LOST: u64 = 1 << 63;
+
+/// One Redis server holding the lock's keys.
+#[derive(Debug)]
+struct Node {
+    dsn: Arc<Dsn>,
+    lock: Vec<u8>,
+    fence: Vec<u8>,
+    waiters: Vec<u8>,
+    queue: Vec<u8>,
+    wake: Vec<u8>,
+    /// `{K}:wake:`, followed by a fair waiter's token.
+    private: Vec<u8>,
+}
+
+impl Node {
+    fn new(dsn: Arc<Dsn>, key: &[u8]) -> Node {
+        Node {
+            dsn,
+            lock: key.to_vec(),
+            fence: aux_key(key, "fence"),
+            waiters: aux_key(key, "waiters"),
+            queue: aux_key(key, "queue"),
+            wake: aux_key(key, "wake"),
+            private: aux_key(key, "wake:"),
+        }
+    }
+
+    fn private_key(&self, token: &[u8]) -> Vec<u8> {
+        let mut k = self.private.clone();
+        k.extend_from_slice(token);
+        k
+    }
+
+    fn waiter_call<'a>(&self, script: &'a conn::Script, token: &[u8]) -> ScriptCall<'a> {
+        let mut c = ScriptCall::new(script);
+        c.key(&self.lock)
+            .key(&self.waiters)
+            .key(&self.queue)
+            .key(&self.wake);
+        c.arg(token).int(HEARTBEAT_MS).arg(&self.private);
+        c
+    }
+}
+
+/// What one attempt on one node said.
+enum Attempt {
+    Got(i64),
+    /// Held by someone else (PTTL in ms, -1 when none / not expiring), and
+    /// whether we head the fair queue.
+    Busy {
+        pttl: i64,
+        head: bool,
+    },
+}
+
+fn parse_attempt(v: Value) -> Result<Attempt> {
+    let what = "lock acquire";
+    let Value::Array(items) = v else {
+        return Err(Error::unexpected(what, &v));
+    };
+    let mut it = items.into_iter();
+    let status = it.next().map(|v| int(v, what)).transpose()?;
+    let a = it.next().map(|v| int(v, what)).transpose()?;
+    match (status, a) {
+        (Some(1), Some(f)) => Ok(Attempt::Got(f)),
+        (Some(0), Some(pttl)) => {
+            let head = it.next().map(|v| int(v, what)).transpose()?.unwrap_or(0) == 1;
+            Ok(Attempt::Busy { pttl, head })
+        }
+        _ => Err(Error::Redis(format!(
+            "unexpected reply from Redis for {what}"
+        ))),
+    }
+}
+
+/// Everything a lock object, the watchdog thread and the request-end hook share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    nodes: Vec<Node>,
+    token: Vec<u8>,
+    adopted: bool,
+    fair: bool,
+    watchdog: bool,
+    ttl_ms: AtomicU64,
+    /// Epoch of the lease this object holds (| `LOST` once the watchdog found
+    /// it gone), 0 when none.
+    lease: AtomicU64,
+    /// Fork generation of the process that took the lease: a forked child
+    /// never releases (or renews) its parent's lock by itself.
+    owner_gen: AtomicU64,
+    fence: AtomicI64,
+}
+
+static EPOCH: AtomicU64 = AtomicU64::new(0);
+
+fn next_epoch() -> u64 {
+    EPOCH.fetch_add(1, SeqCst) + 1
+}
+
+thread_local! {
+    /// Leases taken by lock objects during the current request.
+    static REQUEST: RefCell<Vec<Weak<Shared>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Shared {
+    fn quorum(&self) -> usize {
+        self.nodes.len() / 2 + 1
+    }
+
+    fn redlock(&self) -> bool {
+        self.nodes.len() > 1
+    }
+
+    fn ttl(&self) -> Duration {
+        Duration::from_millis(self.ttl_ms.load(SeqCst))
+    }
+
+    /// Redlock's allowance for clock drift between the nodes.
+    fn drift(&self) -> Duration {
+        self.ttl() / 100 + Duration::from_millis(2)
+    }
+
+    /// Resets the TTL on the nodes; true if the owner still holds it (on a
+    /// majority for Redlock). Used by `extend()` and by the watchdog.
+    fn extend_nodes(&self, ttl_ms: u64) -> Result<bool> {
+        let results = self.each(|n| {
+            let mut c = ScriptCall::new(&scripts::LOCK_EXTEND);
+            c.key(&n.lock).arg(&self.token).int(ttl_ms as i64);
+            Ok(int(conn::eval(&n.dsn, &c, true)?, "lock extend")? == 1)
+        });
+        let ok = self.count_reachable(&results)?;
+        Ok(results.iter().filter(|r| matches!(r, Ok(true))).count() >= ok)
+    }
+
+    /// Runs `f` on every node, in order.
+    fn each<T>(&self, mut f: impl FnMut(&Node) -> Result<T>) -> Vec<Result<T>> {
+        self.nodes.iter().map(&mut f).collect()
+    }
+
+    /// How many nodes must agree (1, or the quorum), or the first error when
+    /// too few nodes answered to decide anything.
+    fn count_reachable<T>(&self, results: &[Result<T>]) -> Result<usize> {
+        let need = self.quorum();
+        let answered = results.iter().filter(|r| r.is_ok()).count();
+        if answered >= need {
+            return Ok(need);
+        }
+        let errors: Vec<String> = results
+            .iter()
+            .filter_map(|r| r.as_ref().err().map(|e| e.to_string()))
+            .collect();
+        if !self.redlock() {
+            if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
+                return Err(e.clone());
+            }
+        }
+        // A Redis error (not a connection problem) keeps its class.
+        if let Some(Err(e @ Error::Redis(_))) =
+            results.iter().find(|r| matches!(r, Err(Error::Redis(_))))
+        {
+            return Err(e.clone());
+        }
+        Err(Error::Connection(format!(
+            "Redlock: only {answered} of {} Redis servers answered, {need} needed: {}",
+            self.nodes.len(),
+            errors.join("; ")
+        )))
+    }
+
+    fn release_nodes(&self) -> Result<bool> {
+        let results = self.each(|n| {
+            let c = n.waiter_call(&scripts::LOCK_RELEASE, &self.token);
+            Ok(int(conn::eval(&n.dsn, &c, true)?, "lock release")? == 1)
+        });
+        let need = self.count_reachable(&results)?;
+        Ok(results.iter().filter(|r| matches!(r, Ok(true))).count() >= need)
+    }
+
+    /// Releases the lease this object holds, if any, without reporting errors
+    /// (destructor and request end: the TTL is the backstop).
+    fn auto_release(&self) {
+        if self.owner_gen.load(SeqCst) != conn::stats::fork_generation() {
+            return;
+        }
+        let lease = self.lease.swap(0, SeqCst);
+        if lease != 0 && lease & LOST == 0 && !self.adopted {
+            let _ = self.release_nodes();
+        }
+    }
+}
+
+/// A lock on one resource, as one PHP object sees it.
+#[derive(Debug)]
+pub struct Lock {
+    sh: Arc<Shared>,
+}
+
+fn parse_connection(connection: &Connection, settings: &Settings) -> Result<Vec<Arc<Dsn>>> {
+    match connection {
+        Connection::List(list) => {
+            if list.len() < 3 {
+                return Err(Error::invalid(format!(
+                    "RedisLock: Redlock needs a list of at least 3 DSNs (independent masters), got {}",
+                    list.len()
+                )));
+            }
+            let mut out = Vec::with_capacity(list.len());
+            for s in list {
+                let d = Dsn::parse(s, settings.timeouts)?;
+                if out.iter().any(|o: &Arc<Dsn>| o.pool_key() == d.pool_key()) {
+                    return Err(Error::invalid(format!(
+                        "RedisLock: the Redlock list names the same server twice ({})",
+                        d.redacted()
+                    )));
+                }
+                out.push(Arc::new(d));
+            }
+            Ok(out)
+        }
+        other => Ok(vec![other.single(settings)?]),
+    }
+}
+
+fn ms_of(d: Duration) -> u64 {
+    (d.as_micros().div_ceil(1000) as u64).max(1)
+}
+
+/// A few random milliseconds (Redlock's retry jitter after a split vote).
+fn jitter() -> Duration {
+    let b = uuid::Uuid::new_v4();
+    Duration::from_micros(1000 + u64::from(b.as_bytes()[0]) * 40)
+}
+
+impl Lock {
+    pub fn new(
+        resource: &[u8],
+        connection: &Connection,
+        mut opts: Options,
+        settings: &Settings,
+    ) -> Result<Lock> {
+        if resource.is_empty() {
+            return Err(Error::invalid(
+                "RedisLock: the resource name must not be empty",
+            ));
+        }
+        let ttl = opts.seconds("ttl")?.unwrap_or(DEFAULT_TTL);
+        let watchdog = opts.bool("watchdog", true)?;
+        let fair = opts.bool("fair", false)?;
+        let adopted = opts.bytes("token")?;
+        let prefix = opts
+            .bytes("prefix")?
+            .unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        opts.finish("RedisLock", OPTIONS)?;
+        if let Some(t) = &adopted {
+            if t.is_empty() || t.len() > MAX_TOKEN {
+                return Err(Error::invalid(format!(
+                    "RedisLock: option 'token' must be a non-empty string of at most {MAX_TOKEN} bytes"
+                )));
+            }
+        }
+        let dsns = parse_connection(connection, settings)?;
+        if dsns.len() > 1 && fair {
+            return Err(Error::invalid(
+                "RedisLock: 'fair' mode is not available with Redlock (a list of servers)",
+            ));
+        }
+        let ttl_ms = ms_of(ttl);
+        let dsns = if dsns.len() > 1 {
+            // Redlock: a server that does not answer must not eat the validity
+            // time; give each at most a tenth of the TTL.
+            let cap = (ttl / 10).max(Duration::from_millis(5));
+            dsns.into_iter()
+                .map(|d| {
+                    let mut d = (*d).clone();
+                    d.connect_timeout = d.connect_timeout.min(cap);
+                    d.read_timeout = d.read_timeout.min(cap);
+                    Arc::new(d)
+                })
+                .collect()
+        } else {
+            dsns
+        };
+        let mut key = prefix;
+        key.extend_from_slice(resource);
+        let nodes = dsns.into_iter().map(|d| Node::new(d, &key)).collect();
+        let token = adopted
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::new_v4().hyphenated().to_string().into_bytes());
+        Ok(Lock {
+            sh: Arc::new(Shared {
+                nodes,
+                token,
+                adopted: adopted.is_some(),
+                fair,
+                watchdog,
+                ttl_ms: AtomicU64::new(ttl_ms),
+                lease: AtomicU64::new(0),
+                owner_gen: AtomicU64::new(0),
+                fence: AtomicI64::new(NO_FENCE),
+            }),
+        })
+    }
+
+    pub fn key(&self) -> &[u8] {
+        &self.sh.nodes[0].lock
+    }
+
+    pub fn token(&self) -> &[u8] {
+        &self.sh.token
+    }
+
+    pub fn fencing_token(&self) -> Option<i64> {
+        match self.sh.fence.load(SeqCst) {
+            NO_FENCE => None,
+            f => Some(f),
+        }
+    }
+
+    /// Epoch of the lease this object holds now (0: none).
+    pub fn epoch(&self) -> u64 {
+        match self.sh.lease.load(SeqCst) {
+            l if l & LOST != 0 => 0,
+            l => l,
+        }
+    }
+
+    /// True if the watchdog found the lease of `epoch` lost.
+    pub fn was_lost(&self, epoch: u64) -> bool {
+        epoch != 0 && self.sh.lease.load(SeqCst) == epoch | LOST
+    }
+
+    /// Takes the lock, waiting up to `wait` seconds (0: one attempt).
+    pub fn acquire(&self, wait: f64) -> Result<bool> {
+        let wait = crate::options::non_negative_secs("RedisLock::acquire(): $wait", wait)?;
+        let start = Instant::now();
+        let deadline = start + wait;
+        let waiting = !wait.is_zero();
+        let r = if self.sh.redlock() {
+            self.acquire_redlock(waiting, deadline)
+        } else {
+            self.acquire_single(waiting, deadline)
+        };
+        match r {
+            Ok(Some(fence)) => {
+                self.acquired(fence);
+                Ok(true)
+            }
+            Ok(None) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn acquired(&self, fence: i64) {
+        let sh = &self.sh;
+        sh.fence.store(fence, SeqCst);
+        sh.owner_gen.store(conn::stats::fork_generation(), SeqCst);
+        let epoch = next_epoch();
+        sh.lease.store(epoch, SeqCst);
+        REQUEST.with(|r| {
+            let mut r = r.borrow_mut();
+            r.retain(|w| w.strong_count() > 0);
+            if !r.iter().any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(sh))) {
+                r.push(Arc::downgrade(sh));
+            }
+        });
+        if sh.watchdog {
+            watchdog::watch(sh, epoch);
+        }
+    }
+
+    fn acquire_single(&self, waiting: bool, deadline: Instant) -> Result<Option<i64>> {
+        let sh = &self.sh;
+        let node = &sh.nodes[0];
+        let mode = match (waiting, sh.fair) {
+            (false, _) => "0",
+            (true, false) => "1",
+            (true, true) => "2",
+        };
+        let mut wake_key = Vec::new();
+        let mut registered = false;
+        loop {
+            let ttl_ms = sh.ttl_ms.load(SeqCst) as i64;
+            let c = if waiting {
+                let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
+                c.key(&node.lock)
+                    .key(&node.fence)
+                    .key(&node.waiters)
+                    .key(&node.queue)
+                    .key(&node.wake);
+                c.arg(&sh.token)
+                    .int(ttl_ms)
+                    .arg(mode)
+                    .int(HEARTBEAT_MS)
+                    .arg(&node.private);
+                c
+            } else {
+                // One attempt: the lighter script of the hot path.
+                let mut c = ScriptCall::new(&scripts::LOCK_TRY);
+                c.key(&node.lock)
+                    .key(&node.fence)
+                    .key(&node.queue)
+                    .arg(&sh.token)
+                    .int(ttl_ms);
+                c
+            };
+            let attempt = conn::eval(&node.dsn, &c, true).and_then(parse_attempt);
+            let (pttl, head) = match attempt {
+                Ok(Attempt::Got(f)) => return Ok(Some(f)),
+                Ok(Attempt::Busy { pttl, head }) => (pttl, head),
+                Err(e) => {
+                    if registered {
+                        self.leave();
+                    }
+                    return Err(e);
+                }
+            };
+            registered |= waiting;
+            let now = Instant::now();
+            if !waiting || now >= deadline {
+                if registered {
+                    self.leave();
+                }
+                return Ok(None);
+            }
+            // Sleep until woken by a release, until the holder's TTL runs out
+            // (only a waiter that may then take it: not a fair waiter behind
+            // others), or until the next heartbeat, whichever comes first.
+            let mut sleep = (deadline - now).min(SLICE);
+            if pttl >= 0 && (!sh.fair || head) {
+                sleep = sleep.min(Duration::from_millis(pttl as u64 + 1));
+            }
+            if wake_key.is_empty() {
+                wake_key = if sh.fair {
+                    node.private_key(&sh.token)
+                } else {
+                    node.wake.clone()
+                };
+            }
+            if let Err(e) = conn::wait_signal(&node.dsn, &wake_key, sleep) {
+                self.leave();
+                return Err(e);
+            }
+        }
+    }
+
+    /// Leaves the waiters after giving up (best effort: a waiter that cannot
+    /// say so is dropped when its heartbeat runs out).
+    fn leave(&self) {
+        for n in &self.sh.nodes {
+            let c = n.waiter_call(&scripts::LOCK_LEAVE, &self.sh.token);
+            let _ = conn::eval(&n.dsn, &c, true);
+        }
+    }
+
+    /// Redlock: the lock on a majority of independent masters within the
+    /// validity time (ttl - elapsed - drift); released everywhere otherwise.
+    fn acquire_redlock(&self, waiting: bool, deadline: Instant) -> Result<Option<i64>> {
+        let sh = &self.sh;
+        let mode = if waiting { "1" } else { "0" };
+        let quorum = sh.quorum();
+        let mut registered = false;
+        loop {
+            let ttl = sh.ttl();
+            let ttl_ms = ms_of(ttl) as i64;
+            let start = Instant::now();
+            let results = sh.each(|n| {
+                let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
+                c.key(&n.lock)
+                    .key(&n.fence)
+                    .key(&n.waiters)
+                    .key(&n.queue)
+                    .key(&n.wake);
+                c.arg(&sh.token)
+                    .int(ttl_ms)
+                    .arg(mode)
+                    .int(HEARTBEAT_MS)
+                    .arg(&n.private);
+                conn::eval(&n.dsn, &c, true).and_then(parse_attempt)
+            });
+            registered |= waiting;
+            let reachable = sh.count_reachable(&results);
+            let granted: Vec<(usize, i64)> = results
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| match r {
+                    Ok(Attempt::Got(f)) => Some((i, *f)),
+                    _ => None,
+                })
+                .collect();
+            let valid =
+                |since: Instant| ttl.saturating_sub(since.elapsed() + sh.drift()) > Duration::ZERO;
+            if reachable.is_ok() && granted.len() >= quorum && valid(start) {
+                // Fencing token: the highest any granting node handed out,
+                // written back to them so the next majority (which shares a
+                // node with this one) goes higher.
+                let fence = granted.iter().map(|g| g.1).max().unwrap_or(NO_FENCE);
+                let raised = granted
+                    .iter()
+                    .filter(|(i, _)| {
+                        let n = &sh.nodes[*i];
+                        let mut c = ScriptCall::new(&scripts::LOCK_FENCE);
+                        c.key(&n.fence).int(fence).int(ttl_ms);
+                        conn::eval(&n.dsn, &c, true).is_ok()
+                    })
+                    .count();
+                if raised >= quorum && valid(start) {
+                    return Ok(Some(fence));
+                }
+            }
+            // Failed: undo whatever part we got, everywhere (a reply may have
+            // been lost on a node that did grant it).
+            if !granted.is_empty() || results.iter().any(|r| r.is_err()) {
+                let _ = sh.release_nodes();
+            }
+            if let Err(e) = reachable {
+                if registered {
+                    self.leave();
+                }
+                return Err(e);
+            }
+            let now = Instant::now();
+            if !waiting || now >= deadline {
+                if registered {
+                    self.leave();
+                }
+                return Ok(None);
+            }
+            // When will a majority be free by expiry? The quorum-th smallest
+            // PTTL (0 for a free node). If a majority is free already (a split
+            // vote), retry after a little random delay.
+            let mut pttls: Vec<u64> = results
+                .iter()
+                .filter_map(|r| match r {
+                    Ok(Attempt::Busy { pttl, .. }) if *pttl >= 0 => Some(*pttl as u64),
+                    Ok(Attempt::Busy { .. }) => Some(SLICE.as_millis() as u64),
+                    Ok(Attempt::Got(_)) => Some(0),
+                    Err(_) => None,
+                })
+                .collect();
+            pttls.sort_unstable();
+            let free_at = pttls.get(quorum - 1).copied().unwrap_or(0);
+            let mut sleep = (deadline - now).min(SLICE);
+            sleep = sleep.min(if free_at == 0 {
+                jitter()
+            } else {
+                Duration::from_millis(free_at + 1)
+            });
+            // Block on the wake-up list of the first server that answered.
+            let Some(i) = results.iter().position(|r| r.is_ok()) else {
+                continue;
+            };
+            let n = &sh.nodes[i];
+            if let Err(e) = conn::wait_signal(&n.dsn, &n.wake, sleep) {
+                // That server went away while we waited: try again at once.
+                if !matches!(e, Error::Connection(_)) {
+                    self.leave();
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// Releases the lock if this owner (token) holds it; true if it did.
+    pub fn release(&self) -> Result<bool> {
+        // Stop the watchdog for this lease before the release can land, so it
+        // never takes the released lock for a lost one.
+        self.sh.lease.store(0, SeqCst);
+        self.sh.release_nodes()
+    }
+
+    /// Resets the TTL (to `ttl` seconds, which also becomes the TTL the
+    /// watchdog renews with) if this owner still holds the lock.
+    pub fn extend(&self, ttl: Option<f64>) -> Result<bool> {
+        let ttl_ms = match ttl {
+            Some(t) => ms_of(crate::options::positive_secs(
+                "RedisLock::extend(): $ttl",
+                t,
+            )?),
+            None => self.sh.ttl_ms.load(SeqCst),
+        };
+        let ok = self.sh.extend_nodes(ttl_ms)?;
+        if ok {
+            self.sh.ttl_ms.store(ttl_ms, SeqCst);
+        } else {
+            self.forget_lease();
+        }
+        Ok(ok)
+    }
+
+    /// Redis says this owner does not hold the lock: stop renewing it.
+    fn forget_lease(&self) {
+        let l = self.sh.lease.load(SeqCst);
+        if l != 0 && l & LOST == 0 {
+            let _ = self.sh.lease.compare_exchange(l, 0, SeqCst, SeqCst);
+        }
+    }
+
+    /// Remaining TTL per node (None: not this owner's there).
+    fn ttls(&self) -> Result<Vec<Option<u64>>> {
+        let sh = &self.sh;
+        let results = sh.each(|n| {
+            let mut c = ScriptCall::new(&scripts::LOCK_TTL);
+            c.key(&n.lock).arg(&sh.token);
+            let ms = int(conn::eval(&n.dsn, &c, true)?, "lock ttl")?;
+            Ok(if ms == -3 {
+                None
+            } else if ms < 0 {
+                Some(u64::MAX) // no expiry set (not by us): as long as it lasts
+            } else {
+                Some(ms as u64)
+            })
+        });
+        sh.count_reachable(&results)?;
+        Ok(results.into_iter().map(|r| r.unwrap_or(None)).collect())
+    }
+
+    /// Asks Redis whether this owner holds the lock (on a majority for Redlock).
+    pub fn is_acquired(&self) -> Result<bool> {
+        Ok(self.remaining_ttl()?.is_some())
+    }
+
+    /// Seconds until the lock expires, None when this owner does not hold it.
+    /// For Redlock: until fewer than a majority would hold it, minus the drift.
+    pub fn remaining_ttl(&self) -> Result<Option<f64>> {
+        let mut owned: Vec<u64> = self.ttls()?.into_iter().flatten().collect();
+        let quorum = self.sh.quorum();
+        if owned.len() < quorum {
+            self.forget_lease();
+            return Ok(None);
+        }
+        owned.sort_unstable_by(|a, b| b.cmp(a));
+        let ms = owned[quorum - 1];
+        if !self.sh.redlock() {
+            return Ok(Some(ms as f64 / 1000.0));
+        }
+        let left = ms.saturating_sub(self.sh.drift().as_millis() as u64);
+        if left == 0 {
+            self.forget_lease();
+            return Ok(None);
+        }
+        Ok(Some(left as f64 / 1000.0))
+    }
+
+    /// Destructor: releases what this object took itself (not an adopted
+    /// token's lock) and stops the watchdog for it.
+    pub fn destruct(&self) {
+        self.sh.auto_release();
+        self.sh.lease.store(0, SeqCst);
+    }
+}
+
+impl Drop for Lock {
+    /// The object is freed: normally right after `__destruct`, but after a
+    /// fatal error PHP frees objects without calling destructors (and after
+    /// memory exhaustion possibly before the request-end hook runs).
+    fn drop(&mut self) {
+        self.destruct();
+    }
+}
+
+/// End of request: release every lease taken during it that is still held,
+/// except adopted tokens' (only their watchdog stops).
+pub fn release_request_locks() {
+    let list = REQUEST.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    for w in list {
+        if let Some(sh) = w.upgrade() {
+            sh.auto_release();
+            sh.lease.store(0, SeqCst);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,159 @@
+//! Core tests against the real redis-server in `REDIS_URL` (test.sh starts one).
+use super::*;
+use crate::conn::Args;
+use crate::options::OptValue;
+
+fn url() -> String {
+    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+fn ns(name: &str) -> Vec<u8> {
+    format!(
+        "rkt:lock:{}:{}:{name}",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    )
+    .into_bytes()
+}
+
+fn lock(resource: &[u8], opts: Vec<(&str, OptValue)>) -> Lock {
+    let opts = Options::new(opts.into_iter().map(|(k, v)| (k.to_string(), v)).collect());
+    Lock::new(
+        resource,
+        &Connection::Dsn(url()),
+        opts,
+        &Settings::default(),
+    )
+    .unwrap()
+}
+
+fn raw(args: &[&[u8]]) -> Value {
+    let dsn = Dsn::parse(&url(), Default::default()).unwrap();
+    let mut a = Args::new();
+    for x in args {
+        a.push(x);
+    }
+    conn::command(&dsn, &a, false).unwrap()
+}
+
+#[test]
+fn mutual_exclusion_and_owner_checks() {
+    let r = ns("basic");
+    let a = lock(
+        &r,
+        vec![
+            ("ttl", OptValue::Float(5.0)),
+            ("watchdog", OptValue::Bool(false)),
+        ],
+    );
+    let b = lock(&r, vec![]);
+    assert!(a.acquire(0.0).unwrap());
+    assert!(!b.acquire(0.0).unwrap());
+    assert!(!b.release().unwrap(), "a non-owner cannot release");
+    assert!(!b.extend(None).unwrap(), "a non-owner cannot extend");
+    let ttl = a.remaining_ttl().unwrap().unwrap();
+    assert!(ttl > 4.0 && ttl <= 5.0, "{ttl}");
+    assert!(a.extend(Some(20.0)).unwrap());
+    assert!(a.remaining_ttl().unwrap().unwrap() > 19.0);
+    assert!(b.remaining_ttl().unwrap().is_none());
+    let f1 = a.fencing_token().unwrap();
+    assert!(a.release().unwrap());
+    assert!(!a.release().unwrap());
+    assert!(b.acquire(0.0).unwrap());
+    assert!(b.fencing_token().unwrap() > f1);
+    assert!(b.release().unwrap());
+}
+
+#[test]
+fn adopted_token_releases_anothers_lock() {
+    let r = ns("adopt");
+    let a = lock(&r, vec![("watchdog", OptValue::Bool(false))]);
+    assert!(a.acquire(0.0).unwrap());
+    let b = lock(&r, vec![("token", OptValue::Str(a.token().to_vec()))]);
+    assert!(b.is_acquired().unwrap());
+    assert!(b.extend(Some(3.0)).unwrap());
+    assert!(b.release().unwrap());
+    assert!(!a.is_acquired().unwrap());
+}
+
+#[test]
+fn fencing_tokens_respect_the_stored_counter() {
+    let r = ns("fence");
+    let a = lock(&r, vec![("watchdog", OptValue::Bool(false))]);
+    // A counter far ahead of the clock (as if the clock had stepped back).
+    let ahead: i64 = 9_000_000_000_000_000;
+    let fence = aux_key(&r, "fence");
+    raw(&[b"SET", &fence, ahead.to_string().as_bytes()]);
+    assert!(a.acquire(0.0).unwrap());
+    assert_eq!(a.fencing_token(), Some(ahead + 1));
+    assert!(a.release().unwrap());
+    // Lost counter: the server clock (microseconds) is the floor.
+    raw(&[b"DEL", &fence]);
+    assert!(a.acquire(0.0).unwrap());
+    let f = a.fencing_token().unwrap();
+    assert!(f > 1_700_000_000_000_000 && f < ahead, "{f}");
+    a.release().unwrap();
+}
+
+#[test]
+fn waiter_is_woken_by_release_and_gives_up_on_time() {
+    let r = ns("wake");
+    let a = lock(&r, vec![("watchdog", OptValue::Bool(false))]);
+    assert!(a.acquire(0.0).unwrap());
+    let r2 = r.clone();
+    let t = std::thread::spawn(move || {
+        let b = lock(&r2, vec![]);
+        let t0 = Instant::now();
+        let got = b.acquire(10.0).unwrap();
+        (got, t0.elapsed(), b) // still held: dropping the object would release it
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let released_at = Instant::now();
+    assert!(a.release().unwrap());
+    let (got, _, _holder) = t.join().unwrap();
+    assert!(got);
+    assert!(released_at.elapsed() < Duration::from_secs(1));
+
+    // Giving up: false shortly after the wait, and the waiter left the set.
+    let c = lock(&r, vec![]);
+    let t0 = Instant::now();
+    assert!(!c.acquire(0.2).unwrap());
+    let took = t0.elapsed();
+    assert!(
+        took >= Duration::from_millis(200) && took < Duration::from_millis(400),
+        "{took:?}"
+    );
+    let waiters = aux_key(&r, "waiters");
+    assert_eq!(raw(&[b"ZSCORE", &waiters, c.token()]), Value::Nil);
+}
+
+#[test]
+fn bad_input() {
+    let r = ns("bad");
+    let o = |v: Vec<(&str, OptValue)>| {
+        Options::new(v.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    };
+    let s = Settings::default();
+    let c = Connection::Dsn(url());
+    assert!(matches!(
+        Lock::new(b"", &c, o(vec![]), &s),
+        Err(Error::Invalid(_))
+    ));
+    assert!(matches!(
+        Lock::new(&r, &c, o(vec![("ttl", OptValue::Float(0.0))]), &s),
+        Err(Error::Invalid(_))
+    ));
+    assert!(matches!(
+        Lock::new(&r, &c, o(vec![("colour", OptValue::Int(1))]), &s),
+        Err(Error::Invalid(_))
+    ));
+    let two = Connection::List(vec![url(), "redis://127.0.0.1:1".into()]);
+    assert!(matches!(
+        Lock::new(&r, &two, o(vec![]), &s),
+        Err(Error::Invalid(_))
+    ));
+    let l = lock(&r, vec![]);
+    assert!(matches!(l.acquire(-1.0), Err(Error::Invalid(_))));
+    assert!(matches!(l.acquire(f64::NAN), Err(Error::Invalid(_))));
+    assert!(matches!(l.extend(Some(0.0)), Err(Error::Invalid(_))));
+}

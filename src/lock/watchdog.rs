@@ -1,0 +1,230 @@
+//! The watchdog: one background thread per process, started by the first
+//! acquire that needs it (never at module start-up, so never in the PHP-FPM
+//! master), renewing every held lease every ttl/3 on the thread's own
+//! connections (the pool is per thread).
+//!
+//! An acquire only records its lease on the board; the thread is woken only
+//! when that lease is due before the thread's next wake-up, so a stream of
+//! short lock/unlock cycles costs no thread switch.
+//!
+//! Fork: threads do not survive fork(2). A child finds the parent's handle
+//! with another fork generation and forgets it (board, mutex and all) without
+//! touching it, then starts its own thread when one of its own locks needs
+//! one; leases taken by the parent are never renewed by the child.
+use super::{Shared, LOST};
+use crate::conn::stats;
+use parking_lot::{Condvar, Mutex, MutexGuard};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+struct Entry {
+    sh: Arc<Shared>,
+    epoch: u64,
+    due: Instant,
+    last_ok: Instant,
+}
+
+impl Entry {
+    fn live(&self) -> bool {
+        self.sh.lease.load(SeqCst) == self.epoch
+    }
+}
+
+#[derive(Default)]
+struct Board {
+    /// One entry per lock object (keyed by its `Shared` address).
+    leases: HashMap<usize, Entry>,
+    /// When the thread will wake up next by itself (None: only when told).
+    next_wake: Option<Instant>,
+    stop: bool,
+}
+
+#[derive(Default)]
+struct Inner {
+    board: Mutex<Board>,
+    cv: Condvar,
+}
+
+struct Handle {
+    inner: Arc<Inner>,
+    thread: Option<JoinHandle<()>>,
+    generation: u64,
+}
+
+/// Only ever locked by PHP threads, never by the watchdog itself, and never
+/// across a call into PHP: a fork cannot happen while it is held.
+static HANDLE: Mutex<Option<Handle>> = parking_lot::const_mutex(None);
+
+fn interval(ttl_ms: u64) -> Duration {
+    Duration::from_millis((ttl_ms / 3).max(1))
+}
+
+/// Renews the lease `epoch` of `sh` until it is released, lost or dropped.
+pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
+    let mut h = HANDLE.lock();
+    let generation = stats::fork_generation();
+    if h.as_ref().is_some_and(|h| h.generation != generation) {
+        // The parent's thread: it does not exist in this process.
+        std::mem::forget(h.take());
+    }
+    if h.as_ref()
+        .is_some_and(|h| h.thread.as_ref().is_some_and(|t| t.is_finished()))
+    {
+        *h = None; // the thread is gone (it cannot panic, but never rely on it)
+    }
+    if h.is_none() {
+        *h = spawn();
+    }
+    let Some(handle) = h.as_ref() else {
+        return; // could not start a thread: the TTL still bounds the lock
+    };
+    let now = Instant::now();
+    let due = now + interval(sh.ttl_ms.load(SeqCst));
+    let mut b = handle.inner.board.lock();
+    b.leases.insert(
+        Arc::as_ptr(sh) as usize,
+        Entry {
+            sh: sh.clone(),
+            epoch,
+            due,
+            last_ok: now,
+        },
+    );
+    if b.next_wake.is_none_or(|w| due < w) {
+        handle.inner.cv.notify_one();
+    }
+}
+
+/// Module shutdown: stop and join the thread before the extension is unloaded.
+pub fn shutdown() {
+    let Some(mut h) = HANDLE.lock().take() else {
+        return;
+    };
+    if h.generation != stats::fork_generation() {
+        std::mem::forget(h);
+        return;
+    }
+    h.inner.board.lock().stop = true;
+    h.inner.cv.notify_one();
+    if let Some(t) = h.thread.take() {
+        let _ = t.join();
+    }
+}
+
+fn spawn() -> Option<Handle> {
+    let inner = Arc::new(Inner::default());
+    let theirs = inner.clone();
+    // The thread starts with every signal blocked, so PHP's handlers
+    // (max_execution_time, pcntl_signal) keep running on the PHP thread.
+    let thread = with_signals_blocked(|| {
+        std::thread::Builder::new()
+            .name("rediskit-watchdog".into())
+            .spawn(move || run(&theirs))
+    })
+    .ok()?;
+    Some(Handle {
+        inner,
+        thread: Some(thread),
+        generation: stats::fork_generation(),
+    })
+}
+
+fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: plain signal-mask calls on valid, initialised sigset_t values.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        let r = f();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        r
+    }
+}
+
+/// What a renewal found.
+enum Outcome {
+    Renewed(Instant),
+    Lost,
+    Unreachable,
+}
+
+fn run(inner: &Inner) {
+    let mut b = inner.board.lock();
+    loop {
+        if b.stop {
+            return;
+        }
+        b.leases.retain(|_, e| e.live());
+        let now = Instant::now();
+        let due: Vec<(usize, Arc<Shared>, u64)> = b
+            .leases
+            .iter()
+            .filter(|(_, e)| e.due <= now)
+            .map(|(k, e)| (*k, e.sh.clone(), e.epoch))
+            .collect();
+        if due.is_empty() {
+            b.next_wake = b.leases.values().map(|e| e.due).min();
+            match b.next_wake {
+                Some(t) => {
+                    inner.cv.wait_until(&mut b, t);
+                }
+                None => inner.cv.wait(&mut b),
+            }
+            b.next_wake = None;
+            continue;
+        }
+        // Renew outside the lock: acquires in the PHP thread never wait for Redis here.
+        let outcomes = MutexGuard::unlocked(&mut b, || {
+            due.into_iter()
+                .map(|(k, sh, epoch)| {
+                    let outcome = if sh.lease.load(SeqCst) != epoch {
+                        Outcome::Lost // released meanwhile: dropped below, nothing is marked
+                    } else {
+                        match sh.extend_nodes(sh.ttl_ms.load(SeqCst)) {
+                            Ok(true) => Outcome::Renewed(Instant::now()),
+                            Ok(false) => Outcome::Lost,
+                            Err(_) => Outcome::Unreachable,
+                        }
+                    };
+                    (k, epoch, outcome)
+                })
+                .collect::<Vec<_>>()
+        });
+        for (k, epoch, outcome) in outcomes {
+            let Some(e) = b.leases.get_mut(&k) else {
+                continue;
+            };
+            if e.epoch != epoch {
+                continue; // acquired again meanwhile: a new lease, scheduled on its own
+            }
+            let ttl_ms = e.sh.ttl_ms.load(SeqCst);
+            match outcome {
+                Outcome::Renewed(at) => {
+                    e.last_ok = at;
+                    e.due = at + interval(ttl_ms);
+                }
+                Outcome::Lost => {
+                    let _ =
+                        e.sh.lease
+                            .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst);
+                }
+                Outcome::Unreachable => {
+                    // Retry soon; once a whole TTL went by without a renewal
+                    // the lock has expired.
+                    if e.last_ok.elapsed() >= Duration::from_millis(ttl_ms) {
+                        let _ =
+                            e.sh.lease
+                                .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst);
+                    } else {
+                        e.due =
+                            Instant::now() + (interval(ttl_ms) / 4).max(Duration::from_millis(5));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+-- Shared by the lock_* scripts. Key layout (K = the lock key):
+--   K             the lock: owner token, always with a TTL
+--   {K}:fence     last fencing token handed out (Redis microseconds, made strictly increasing)
+--   {K}:waiters   zset: waiter token -> heartbeat deadline (ms); a waiter that stops
+--                 refreshing it (died) is dropped by the next script that looks
+--   {K}:queue     zset: fair waiter token -> arrival number (FIFO)
+--   {K}:wake      list: wake-up hints for waiters in non-fair mode (BLPOP)
+--   {K}:wake:<t>  list: the wake-up hint of fair waiter <t>
+-- Wake-up hints only shorten a wait: every decision is taken by these scripts.
+
+local function now_us()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
+-- Drops waiters whose heartbeat ran out.
+local function purge(w, q, ms)
+  local dead = redis.call('ZRANGEBYSCORE', w, '-inf', ms)
+  if #dead > 0 then
+    redis.call('ZREMRANGEBYSCORE', w, '-inf', ms)
+    for i = 1, #dead, 500 do
+      redis.call('ZREM', q, unpack(dead, i, math.min(i + 499, #dead)))
+    end
+  end
+end
+
+-- The lock is free: wake the head of the fair queue, or else one waiter.
+-- Never more hints pending than there are waiters, and they expire.
+local function wake(w, q, n, priv, hb, ms)
+  if redis.call('EXISTS', w) == 0 then return end
+  purge(w, q, ms)
+  local head = redis.call('ZRANGE', q, 0, 0)[1]
+  if head then
+    local k = priv .. head
+    if redis.call('LLEN', k) == 0 then
+      redis.call('RPUSH', k, '1')
+      redis.call('PEXPIRE', k, hb)
+    end
+    return
+  end
+  local waiting = redis.call('ZCARD', w)
+  if waiting > 0 and redis.call('LLEN', n) < waiting then
+    redis.call('RPUSH', n, '1')
+    redis.call('PEXPIRE', n, hb)
+  end
+end

@@ -1,0 +1,157 @@
+#![allow(non_snake_case)] // PHP parameter names are camelCase (named arguments)
+//! `RedisKit\RedisLock`: argument checks and exceptions around `crate::lock`.
+use super::exceptions::{LockLostException, LockTimeoutException};
+use super::{connection_arg, options_arg, settings, throw, Bytes};
+use crate::lock::Lock;
+use ext_php_rs::binary::Binary;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::flags::ClassFlags;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+/// A distributed lock on one resource. Acquire is one round trip; waiters are
+/// woken by the holder's release (or its TTL expiry) instead of polling; every
+/// successful acquire gets a fencing token; a watchdog thread renews held
+/// locks; a lock never outlives its request.
+///
+/// Options: `ttl` (seconds, default 30.0; every lock expires), `watchdog`
+/// (bool, default true: renew every ttl/3 while held), `fair` (bool, default
+/// false: waiters get the lock in arrival order), `token` (string: adopt an
+/// existing owner token, to release or extend a lock taken elsewhere; such an
+/// object is never released automatically), `prefix` (string, default ini
+/// rediskit.prefix).
+///
+/// `$connection` may be a list of 3 or more DSNs of independent masters:
+/// Redlock (a majority within the validity time).
+#[php_class]
+#[php(name = "RedisKit\\RedisLock")]
+#[php(flags = ClassFlags::Final)]
+pub struct RedisLock {
+    inner: Lock,
+}
+
+#[php_impl]
+impl RedisLock {
+    /// @param string $resource What the lock protects; the Redis key is prefix . resource.
+    /// @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a list of >= 3 DSNs (Redlock).
+    /// @param array $options See the class description.
+    /// @throws \ValueError on an empty resource, a bad DSN, a Redlock list with fewer than 3 entries,
+    ///   an unknown option or a bad option value (e.g. ttl <= 0).
+    pub fn __construct(
+        resource: Bytes,
+        connection: Option<&Zval>,
+        options: Option<&ZendHashTable>,
+    ) -> PhpResult<Self> {
+        let conn = connection_arg(connection)?;
+        let opts = options_arg(options)?;
+        let inner = Lock::new(&resource.0, &conn, opts, &settings()).map_err(throw)?;
+        Ok(RedisLock { inner })
+    }
+
+    /// Takes the lock. With $wait = 0 tries once; with $wait > 0 blocks up to
+    /// $wait seconds, woken as soon as the holder releases it or its TTL runs out.
+    /// Acquiring a lock this object already holds renews it (no counting).
+    /// @param float $wait Seconds to wait (>= 0).
+    /// @return bool true if this object now holds the lock.
+    /// @throws \ValueError if $wait < 0 or not finite.
+    /// @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+    #[php(defaults(wait = 0.0))]
+    pub fn acquire(&self, wait: f64) -> PhpResult<bool> {
+        self.inner.acquire(wait).map_err(throw)
+    }
+
+    /// Releases the lock if this owner (token) holds it, and wakes the next waiter.
+    /// @return bool true if this owner held it and released it (on a majority for Redlock).
+    pub fn release(&self) -> PhpResult<bool> {
+        self.inner.release().map_err(throw)
+    }
+
+    /// Resets the lock's TTL if this owner still holds it.
+    /// @param float|null $ttl Seconds (> 0); null for the ttl option. It also becomes the TTL the watchdog renews with.
+    /// @return bool true if still the owner and renewed.
+    /// @throws \ValueError if $ttl <= 0.
+    pub fn extend(&self, ttl: Option<f64>) -> PhpResult<bool> {
+        self.inner.extend(ttl).map_err(throw)
+    }
+
+    /// Asks Redis whether this owner (token) holds the lock now.
+    /// @return bool
+    pub fn is_acquired(&self) -> PhpResult<bool> {
+        self.inner.is_acquired().map_err(throw)
+    }
+
+    /// @return float|null Seconds until the lock expires, null when this owner does not hold it.
+    pub fn remaining_ttl(&self) -> PhpResult<Option<f64>> {
+        self.inner.remaining_ttl().map_err(throw)
+    }
+
+    /// @return string The owner token (a UUID, or the adopted `token` option).
+    pub fn token(&self) -> Binary<u8> {
+        Binary::from(self.inner.token().to_vec())
+    }
+
+    /// The fencing token of this object's last successful acquire: strictly
+    /// greater than every token handed out earlier for this resource. Pass it
+    /// to the storage you write to and have it reject writes carrying a token
+    /// lower than the highest it has seen.
+    /// @return int|null null before the first successful acquire.
+    pub fn fencing_token(&self) -> Option<i64> {
+        self.inner.fencing_token()
+    }
+
+    /// Acquires the lock (waiting up to $wait seconds), calls $callback() and
+    /// releases the lock whatever happens (finally).
+    /// @param callable $callback Called without arguments; its return value is returned.
+    /// @param float $wait Seconds to wait for the lock (>= 0).
+    /// @return mixed What $callback returned.
+    /// @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
+    /// @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
+    ///   meanwhile (its TTL ran out or another owner took it): other code may have run
+    ///   under the lock at the same time.
+    /// @throws \Throwable whatever $callback throws, rethrown after the release.
+    #[php(defaults(wait = 0.0))]
+    pub fn run(&self, callback: ZendCallable, wait: f64) -> PhpResult<Zval> {
+        if !self.inner.acquire(wait).map_err(throw)? {
+            return Err(PhpException::from_class::<LockTimeoutException>(format!(
+                "RedisLock: could not acquire '{}' within {wait} s",
+                String::from_utf8_lossy(self.inner.key())
+            )));
+        }
+        let epoch = self.inner.epoch();
+        // Nothing of ours is borrowed across the call: a fatal error in the
+        // callback skips this frame, and the request-end hook releases.
+        let result = callback.try_call(vec![]);
+        let mut lost = self.inner.was_lost(epoch);
+        let mut release_error = None;
+        if lost {
+            self.inner.destruct();
+        } else if self.inner.epoch() != 0 {
+            let same = self.inner.epoch() == epoch;
+            match self.inner.release() {
+                Ok(released) => lost = same && !released,
+                Err(e) => release_error = Some(e),
+            }
+        }
+        let value = match result {
+            Ok(v) => v,
+            // The callback threw (or exit()ed): that exception stays pending
+            // and propagates; ours would not be thrown over it.
+            Err(e) => return Err(PhpException::from(e)),
+        };
+        if let Some(e) = release_error {
+            return Err(throw(e));
+        }
+        if lost {
+            return Err(PhpException::from_class::<LockLostException>(format!(
+                "RedisLock: the lock '{}' was lost while the callback ran (its TTL ran out or another owner took it)",
+                String::from_utf8_lossy(self.inner.key())
+            )));
+        }
+        Ok(value)
+    }
+
+    /// Releases the lock if this object took it (not an adopted token's lock).
+    pub fn __destruct(&self) {
+        self.inner.destruct();
+    }
+}
