@@ -5,8 +5,8 @@ RedisLock: acquire, release, extend, isAcquired, remainingTtl, token, fencing to
 require __DIR__ . '/_lock.inc';
 $ns = rk_ns();
 $raw = new RkRaw();
-$a = new RedisKit\RedisLock('res', rk_url(), ['prefix' => $ns, 'ttl' => 5.0, 'watchdog' => false]);
-$b = new RedisKit\RedisLock('res', rk_url(), ['prefix' => $ns]);
+$a = new RedisKit\RedisLock('res', rk_conn(), ['prefix' => $ns, 'ttl' => 5.0, 'watchdog' => false]);
+$b = new RedisKit\RedisLock('res', rk_conn(), ['prefix' => $ns]);
 
 var_dump((bool)preg_match('/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/', $a->token()));
 var_dump($a->token() !== $b->token());
@@ -52,7 +52,7 @@ rk_assert($pttl > 29000 && $pttl <= 30000, "default ttl 30 s: $pttl");
 var_dump($b->release());
 
 // binary-safe resource names and a tiny ttl still expire
-$c = new RedisKit\RedisLock("bin\0\xff", rk_url(), ['prefix' => $ns, 'ttl' => 0.05, 'watchdog' => false]);
+$c = new RedisKit\RedisLock("bin\0\xff", rk_conn(), ['prefix' => $ns, 'ttl' => 0.05, 'watchdog' => false]);
 var_dump($c->acquire());
 var_dump($raw->get("{$ns}bin\0\xff") === $c->token());
 usleep(120000);

@@ -5,7 +5,7 @@ RedisLock: waiters are woken by the release or the TTL expiry (no polling), give
 require __DIR__ . '/_lock.inc';
 $ns = rk_ns();
 $raw = new RkRaw();
-$u = rk_url();
+$u = rk_conn();
 $opts = ['prefix' => $ns, 'ttl' => 30.0, 'watchdog' => false];
 $holder = new RedisKit\RedisLock('w', $u, $opts);
 $waitersKey = "{{$ns}w}:waiters";
@@ -49,7 +49,8 @@ $pid = lock_fork(function () use ($u, $opts, $ns) {
 });
 var_dump(lock_wait([$pid]));
 $n = (int)$raw->get("{$ns}cmds");
-rk_assert($n >= 3 && $n <= 15, "commands sent while waiting 2.5 s: $n");
+// (behind Sentinel add one master check per second)
+rk_assert($n >= 3 && $n <= 20, "commands sent while waiting 2.5 s: $n");
 var_dump($holder->release());
 
 // 4. the holder's TTL expiry wakes the waiter, on time

@@ -4,7 +4,7 @@ RedisLock fair mode: 10 waiters get the lock in the order they asked, each woken
 <?php
 require __DIR__ . '/_lock.inc';
 $ns = rk_ns();
-$u = rk_url();
+$u = rk_conn();
 $raw = new RkRaw();
 $opts = ['prefix' => $ns, 'fair' => true, 'ttl' => 30.0, 'watchdog' => false];
 $queue = "{{$ns}f}:queue";

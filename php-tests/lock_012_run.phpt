@@ -4,7 +4,7 @@ RedisLock::run(): acquire, call, release in finally; returns the callback's valu
 <?php
 require __DIR__ . '/_lock.inc';
 $ns = rk_ns();
-$u = rk_url();
+$u = rk_conn();
 $raw = new RkRaw();
 $l = new RedisKit\RedisLock('run', $u, ['prefix' => $ns]);
 

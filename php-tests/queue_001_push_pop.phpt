@@ -5,7 +5,7 @@ DelayQueue push/pushAt/pushMany/pop: ids, job shape, due-time order, push order 
 require __DIR__ . '/_rk.inc';
 $ns = rk_ns();
 $raw = new RkRaw();
-$q = new RedisKit\DelayQueue('q', rk_url(), ['prefix' => $ns]);
+$q = new RedisKit\DelayQueue('q', rk_conn(), ['prefix' => $ns]);
 var_dump($q->pop());                                  // empty queue
 
 [$sec, $usec] = $raw->cmd('TIME');

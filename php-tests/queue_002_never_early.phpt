@@ -4,7 +4,7 @@ DelayQueue: no job is ever handed out before its due time on the Redis clock, an
 <?php
 require __DIR__ . '/_rk.inc';
 $raw = new RkRaw();
-$q = new RedisKit\DelayQueue('early', rk_url(), ['prefix' => rk_ns()]);
+$q = new RedisKit\DelayQueue('early', rk_conn(), ['prefix' => rk_ns()]);
 function rtime(RkRaw $raw): float { [$s, $u] = $raw->cmd('TIME'); return (int)$s + (int)$u / 1e6; }
 
 // 60 jobs due 0..295 ms from now, pushed in shuffled order

@@ -5,7 +5,7 @@ DelayQueue: identical payloads stay separate jobs (the seed's ZADD merges them i
 require __DIR__ . '/_rk.inc';
 $ns = rk_ns();
 $raw = new RkRaw();
-$q = new RedisKit\DelayQueue('same', rk_url(), ['prefix' => $ns]);
+$q = new RedisKit\DelayQueue('same', rk_conn(), ['prefix' => $ns]);
 $ids = [$q->push('{"type":"cancel_order","order_id":1024}'), $q->push('{"type":"cancel_order","order_id":1024}')];
 $ids = array_merge($ids, $q->pushMany(array_fill(0, 3, '{"type":"cancel_order","order_id":1024}')));
 $ids[] = $q->pushAt('{"type":"cancel_order","order_id":1024}', 1.0);

@@ -4,7 +4,7 @@ DelayQueue at-least-once: an unacked job comes back after the visibility timeout
 <?php
 require __DIR__ . '/_rk.inc';
 $ns = rk_ns();
-$url = rk_url();
+$url = rk_conn();
 $raw = new RkRaw();
 
 echo "-- timeouts, backoff, dead set\n";

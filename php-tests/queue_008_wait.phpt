@@ -4,7 +4,7 @@ DelayQueue pop($max, $wait): blocks until a job is due or $wait passes, wakes wh
 <?php
 require __DIR__ . '/_rk.inc';
 $ns = rk_ns();
-$url = rk_url();
+$url = rk_conn();
 $q = new RedisKit\DelayQueue('w', $url, ['prefix' => $ns]);
 
 echo "-- empty queue: gives up after \$wait\n";

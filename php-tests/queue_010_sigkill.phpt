@@ -4,7 +4,7 @@ DelayQueue: a consumer killed with SIGKILL while holding jobs loses nothing: its
 <?php
 require __DIR__ . '/_rk.inc';
 $ns = rk_ns();
-$url = rk_url();
+$url = rk_conn();
 $opts = ['prefix' => $ns, 'visibility_timeout' => 1.0, 'backoff' => 0.05];
 $q = new RedisKit\DelayQueue('k', $url, $opts);
 $ids = $q->pushMany(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
