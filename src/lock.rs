@@ -12,7 +12,7 @@
 //! taken again meanwhile.
 mod watchdog;
 
-use crate::conn::{self, aux_key, int, Dsn, Error, Result, ScriptCall, Value};
+use crate::conn::{self, aux_key, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{Connection, Options, Settings};
 use crate::scripts;
 use std::cell::RefCell;
@@ -22,7 +22,15 @@ use std::time::{Duration, Instant};
 
 pub use watchdog::shutdown as shutdown_watchdog;
 
-pub const OPTIONS: &[&str] = &["ttl", "watchdog", "fair", "token", "prefix"];
+pub const OPTIONS: &[&str] = &[
+    "ttl",
+    "watchdog",
+    "fair",
+    "token",
+    "prefix",
+    "wait_replicas",
+    "wait_timeout",
+];
 
 /// A waiter re-checks at least this often (so it notices a dead fair-queue
 /// head or a lost wake-up hint) and refreshes its heartbeat.
@@ -126,6 +134,10 @@ pub(crate) struct Shared {
     /// never releases (or renews) its parent's lock by itself.
     owner_gen: AtomicU64,
     fence: AtomicI64,
+    /// `wait_replicas`: replicas that must confirm an acquire (WAIT), and how
+    /// long to wait for them.
+    replicas: i64,
+    replica_wait: Duration,
 }
 
 static EPOCH: AtomicU64 = AtomicU64::new(0);
@@ -287,6 +299,10 @@ impl Lock {
         let prefix = opts
             .bytes("prefix")?
             .unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        let replicas = opts.int("wait_replicas", 0, 100, 0)?;
+        let replica_wait = opts
+            .seconds("wait_timeout")?
+            .unwrap_or(Duration::from_millis(100));
         opts.finish("RedisLock", OPTIONS)?;
         if let Some(t) = &adopted {
             if t.is_empty() || t.len() > MAX_TOKEN {
@@ -299,6 +315,11 @@ impl Lock {
         if dsns.len() > 1 && fair {
             return Err(Error::invalid(
                 "RedisLock: 'fair' mode is not available with Redlock (a list of servers)",
+            ));
+        }
+        if dsns.len() > 1 && replicas > 0 {
+            return Err(Error::invalid(
+                "RedisLock: 'wait_replicas' is for one replicated master (cluster or sentinel), not Redlock",
             ));
         }
         let ttl_ms = ms_of(ttl);
@@ -334,6 +355,8 @@ impl Lock {
                 lease: AtomicU64::new(0),
                 owner_gen: AtomicU64::new(0),
                 fence: AtomicI64::new(NO_FENCE),
+                replicas,
+                replica_wait,
             }),
         })
     }
@@ -440,7 +463,9 @@ impl Lock {
                     .int(ttl_ms);
                 c
             };
-            let attempt = conn::eval(&node.dsn, &c, true).and_then(parse_attempt);
+            let attempt = conn::eval(&node.dsn, &c, true)
+                .and_then(parse_attempt)
+                .and_then(|a| self.confirmed_by_replicas(a));
             let (pttl, head) = match attempt {
                 Ok(Attempt::Got(f)) => return Ok(Some(f)),
                 Ok(Attempt::Busy { pttl, head }) => (pttl, head),
@@ -478,6 +503,31 @@ impl Lock {
                 return Err(e);
             }
         }
+    }
+
+    /// With `wait_replicas`: the lock counts only once that many replicas
+    /// have it (WAIT, on the connection that took it). Otherwise it is given
+    /// back at once and the attempt counts as busy.
+    fn confirmed_by_replicas(&self, a: Attempt) -> Result<Attempt> {
+        let sh = &self.sh;
+        if sh.replicas == 0 || !matches!(a, Attempt::Got(_)) {
+            return Ok(a);
+        }
+        let node = &sh.nodes[0];
+        let mut w = Args::cmd("WAIT");
+        w.int(sh.replicas).int(ms_of(sh.replica_wait) as i64);
+        w.route = Some(node.lock.clone());
+        let acked = conn::command(&node.dsn, &w, false).and_then(|v| int(v, "WAIT"));
+        if matches!(acked, Ok(n) if n >= sh.replicas) {
+            return Ok(a);
+        }
+        let c = node.waiter_call(&scripts::LOCK_RELEASE, &sh.token);
+        let _ = conn::eval(&node.dsn, &c, true);
+        acked?;
+        Ok(Attempt::Busy {
+            pttl: -1,
+            head: false,
+        })
     }
 
     /// Leaves the waiters after giving up (best effort: a waiter that cannot
