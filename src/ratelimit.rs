@@ -322,7 +322,7 @@ impl RateLimiter {
         base.extend_from_slice(alg.tag().as_bytes());
         base.push(b':');
         Ok(RateLimiter {
-            pool_key: dsn.pool_key(),
+            pool_key: dsn.pool_key().to_string(),
             dsn,
             name: name.to_vec(),
             base,
@@ -453,8 +453,12 @@ impl RateLimiter {
                 retry_after_us: retry,
                 reset_after_us: reset,
             };
-            if !allowed && l.local_block {
-                local::remember_block(&idents[i], &l.params, cost, &o, block, at);
+            if l.local_block {
+                if allowed {
+                    local::unblock(&idents[i]);
+                } else {
+                    local::remember_block(&idents[i], &l.params, cost, &o, block, at);
+                }
             }
             outcomes.push((o, i));
         }

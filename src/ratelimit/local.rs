@@ -24,9 +24,9 @@ pub const DOWN_FOR: Duration = Duration::from_secs(1);
 struct Block {
     params: Params,
     cost: i64,
-    /// Until then an attempt of cost 1 is refused.
+    /// Until then an attempt of cost 1 is refused (may be already past).
     until: Instant,
-    /// Until then an attempt of `cost` is refused.
+    /// Until then an attempt of `cost` (or more) is refused.
     retry_until: Instant,
     reset_until: Instant,
     remaining: i64,
@@ -59,40 +59,42 @@ fn with<R>(f: impl FnOnce(&mut Worker) -> R) -> R {
     })
 }
 
-fn until(d: Duration) -> u64 {
-    d.as_micros().min(i64::MAX as u128) as u64
-}
-
-/// The cached refusal of an attempt of `cost` on `ident`, if there is one.
+/// The cached refusal of an attempt of `cost` on `ident`, if there is one:
+/// an attempt of the refused cost or more is refused until the retry_after
+/// Redis gave; a smaller one until an attempt of cost 1 would pass.
 pub fn blocked(ident: &[u8], params: &Params, cost: i64) -> Option<Outcome> {
     with(|w| {
         let now = Instant::now();
         let b = w.blocks.get(ident)?;
-        if b.params != *params || now >= b.until {
-            if now >= b.until {
-                w.blocks.remove(ident);
-            }
+        if b.params != *params || now >= b.retry_until {
+            w.blocks.remove(ident);
             return None;
         }
-        // the same cost or more: the refusal Redis gave for that cost;
-        // less: at least until cost 1 would pass.
-        let retry = if cost >= b.cost {
+        let until = if cost >= b.cost {
             b.retry_until
         } else {
             b.until
         };
+        if now >= until {
+            return None;
+        }
         Some(Outcome {
             allowed: false,
             limit: params.limit,
             remaining: b.remaining,
-            retry_after_us: until(retry.saturating_duration_since(now)) as i64,
-            reset_after_us: until(b.reset_until.saturating_duration_since(now)) as i64,
+            retry_after_us: micros(until - now),
+            reset_after_us: micros(b.reset_until.saturating_duration_since(now)),
         })
     })
 }
 
-/// Remembers a refusal whose `block_us` (cost 1 refused for that long) is > 0.
-/// `at` is when the reply arrived: the durations count from then.
+fn micros(d: Duration) -> i64 {
+    d.as_micros().min(i64::MAX as u128) as i64
+}
+
+/// Remembers a refusal (`o.retry_after_us` > 0) of an attempt of `cost`;
+/// `block_us`: how long an attempt of cost 1 is refused. `at` is when the
+/// reply arrived: the durations count from then.
 pub fn remember_block(
     ident: &[u8],
     params: &Params,
@@ -101,14 +103,14 @@ pub fn remember_block(
     block_us: i64,
     at: Instant,
 ) {
-    if block_us <= 0 {
+    if o.retry_after_us <= 0 {
         return;
     }
     let us = |d: i64| at + Duration::from_micros(d.max(0) as u64);
     with(|w| {
         if w.blocks.len() >= MAX_ENTRIES && !w.blocks.contains_key(ident) {
             let now = Instant::now();
-            w.blocks.retain(|_, b| b.until > now);
+            w.blocks.retain(|_, b| b.retry_until > now);
             if w.blocks.len() >= MAX_ENTRIES {
                 return;
             }
@@ -118,12 +120,19 @@ pub fn remember_block(
             Block {
                 params: *params,
                 cost,
-                until: us(block_us),
-                retry_until: us(o.retry_after_us.max(block_us)),
+                until: us(block_us.min(o.retry_after_us)),
+                retry_until: us(o.retry_after_us),
                 reset_until: us(o.reset_after_us),
                 remaining: o.remaining,
             },
         );
+    })
+}
+
+/// Drops the cached refusal of `ident` (after an allowed attempt).
+pub fn unblock(ident: &[u8]) {
+    with(|w| {
+        w.blocks.remove(ident);
     })
 }
 
