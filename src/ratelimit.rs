@@ -17,6 +17,8 @@
 //! limiter's state for one subject lands in one slot and `attempt_all` can
 //! touch them in one script.
 pub mod local;
+#[cfg(test)]
+mod lua_tests;
 pub mod model;
 
 use crate::conn::{self, Args, Dsn, Error, Result, ScriptCall, Value};
