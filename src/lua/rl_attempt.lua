@@ -4,7 +4,7 @@
 local n, Ls, Ss, Rs, all = check(true)
 if all then
   for i = 1, n do
-    ALG[Ls[i].alg].commit(Ls[i], Ss[i], Rs[i])
+    algorithm(Ls[i].alg).commit(Ls[i], Ss[i], Rs[i])
   end
 end
 return reply(n, Ls, Ss, Rs, all)

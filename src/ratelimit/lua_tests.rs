@@ -199,12 +199,7 @@ fn model_text(p: &Params, s: &Option<State>) -> Option<String> {
     }
 }
 
-fn call(dsn: &Dsn, key: &[u8], p: &Params, cost: i64, attempt: bool) -> model::Check {
-    let script = if attempt {
-        &scripts::RL_ATTEMPT
-    } else {
-        &scripts::RL_PEEK
-    };
+fn call(dsn: &Dsn, key: &[u8], p: &Params, cost: i64, script: &conn::Script) -> model::Check {
     let mut c = ScriptCall::new(script);
     c.key(key).int(1);
     p.push_args(&mut c, cost);
@@ -249,9 +244,15 @@ fn scripts_match_the_model_exactly() {
             let model_now = now - 1_000_000;
             let what =
                 format!("{alg:?} {limit}/{window} burst {burst:?} cost {cost} state {state:?}");
-            for attempt in [false, true] {
+            let scripts = [
+                (&scripts::RL_PEEK, false),
+                (&scripts::RL_ATTEMPT, true),
+                (p.alg.attempt_script(), true),
+            ];
+            for (script, attempt) in scripts {
+                let what = format!("{what} script {}", script.name);
                 write_state(&dsn, &key, &p, &state);
-                let lua = call(&dsn, &key, &p, if attempt { cost } else { 1 }, attempt);
+                let lua = call(&dsn, &key, &p, if attempt { cost } else { 1 }, script);
                 let mut st = state.clone();
                 let m = model::check(
                     &p,
@@ -305,5 +306,5 @@ fn scripts_match_the_model_exactly() {
         }
     }
     run(&dsn, &cmd(&[b"DEL", &key]));
-    assert!(checked > 1000);
+    assert!(checked > 2500);
 }
