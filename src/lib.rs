@@ -6,6 +6,7 @@ pub mod leaderboard;
 pub mod lock;
 pub mod options;
 pub mod queue;
+pub mod ratelimit;
 pub mod scripts;
 
 #[cfg(not(test))]
@@ -46,6 +47,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::leaderboard::RedisLeaderboard>()
         .class::<php::lock::RedisLock>()
         .class::<php::queue::DelayQueue>()
+        .class::<php::ratelimit::RateLimiter>()
         .function(wrap_function!(stats))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)

@@ -194,6 +194,118 @@ namespace RedisKit {
     }
 
     /**
+     * Exact rate limits: one atomic script per check (one round trip), timed by
+     * the Redis server's clock. A refused attempt consumes nothing.
+     *
+     * Algorithms (option `algorithm`): 'sliding_window' (default: an exact log,
+     * at most $limit units in any $window seconds), 'fixed_window' (at most
+     * $limit per window aligned on multiples of $window since the Unix epoch),
+     * 'token_bucket' ($burst tokens refilled at $limit per $window),
+     * 'gcra' (the same decisions as token_bucket, stored as one number).
+     *
+     * Options: `algorithm`; `burst` (int, token_bucket/gcra capacity, default
+     * $limit); `on_error` ('throw' default | 'allow' | 'deny' | 'local': an
+     * in-process limiter with the same settings, per worker, while Redis cannot
+     * be reached); `local_block` (bool, default true: once a key is refused with
+     * retry_after X, this worker refuses it for X without a round trip);
+     * `prefix` (string, default ini rediskit.prefix).
+     *
+     * Redis keys: `<prefix><name>:<sw|fw|tb|gcra>:{<key>}`, each with a TTL.
+     *
+     * A result: `['allowed' => bool, 'limit' => int, 'remaining' => int,
+     * 'retry_after' => float, 'reset_after' => float, 'policy' => string,
+     * 'window' => float]`, durations in seconds (retry_after 0.0 when allowed;
+     * reset_after: until the full allowance is back; policy: the limiter's name;
+     * window: $window).
+     */
+    final class RateLimiter {
+        /**
+         * @param string $name The limiter's name (part of its Redis keys; no '{' or '}').
+         * @param int $limit Units allowed per window (>= 1).
+         * @param float $window Seconds (> 0, microsecond precision).
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param array $options See the class description.
+         * @throws \ValueError on a bad limit, window, DSN, unknown option or bad option value.
+         */
+        public function __construct(string $name, int $limit, float $window, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * attempt() reduced to its verdict.
+         * @return bool true if the $cost units were consumed.
+         * @throws \ValueError see attempt().
+         * @throws \RedisKit\ConnectionException see attempt().
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public function allow(string $key, int $cost = 1): bool {}
+
+        /**
+         * Consumes $cost units for $key if the limit allows it (then allowed is
+         * true), nothing otherwise.
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         * @throws \ValueError if $cost < 1 or above what the limiter can ever allow at once (limit, or burst), or $key is empty.
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached and on_error is 'throw'.
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public function attempt(string $key, int $cost = 1): array {}
+
+        /**
+         * Checks several limiters for $key in one round trip, at one instant:
+         * allowed only if all allow, and then $cost is consumed from all of
+         * them; otherwise from none. The result describes the limiter with the
+         * least remaining (allowed) or the longest retry_after (refused).
+         * @param list<RateLimiter> $limiters On one connection (same DSN), with distinct name/algorithm pairs.
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         * @throws \ValueError for an empty list, an element that is not a RateLimiter, limiters on different connections, or a bad $cost.
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached and a limiter's on_error is 'throw'.
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public static function attemptAll(array $limiters, string $key, int $cost = 1): array {}
+
+        /**
+         * HTTP response headers for a result, per
+         * draft-ietf-httpapi-ratelimit-headers-10: `RateLimit-Policy`
+         * ("<policy>";q=<limit>;w=<window>, w only for a whole number of
+         * seconds), `RateLimit` ("<policy>";r=<remaining>;t=<seconds>: until the
+         * full allowance when allowed, retry_after when refused), and
+         * `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`
+         * (seconds until the full allowance, not a timestamp), plus
+         * `Retry-After` when refused. Seconds are whole, rounded up.
+         * @param array $result What attempt(), peek() or attemptAll() returned.
+         * @return array<string, string> header name => value
+         * @throws \ValueError if $result lacks a key or holds a value of the wrong type or range.
+         */
+        public static function headers(array $result): array {}
+
+        /**
+         * What an attempt of cost 1 would get now; consumes nothing (and always
+         * asks Redis, whatever local_block remembers).
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached and on_error is 'throw'.
+         *
+         * @param string $key
+         */
+        public function peek(string $key): array {}
+
+        /**
+         * Forgets $key: its next attempt starts from the full allowance. Also
+         * clears this worker's local_block entry and in-process state for it
+         * (other workers may keep refusing it from their cache for up to the
+         * retry_after they were given).
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached (whatever on_error says).
+         *
+         * @param string $key
+         * @return void
+         */
+        public function reset(string $key): void {}
+    }
+
+    /**
      * Real-time rankings on a Redis sorted set. Every read is one round trip.
      *
      * Options: `order` ('desc' high first | 'asc' low first), `ranking`

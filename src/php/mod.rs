@@ -4,6 +4,7 @@ pub mod exceptions;
 pub mod leaderboard;
 pub mod lock;
 pub mod queue;
+pub mod ratelimit;
 
 use crate::conn::{self, Error, Timeouts};
 use crate::options::{Connection, OptValue, Options, Settings};

@@ -1,0 +1,101 @@
+--TEST--
+RateLimiter sliding_window: 20 processes hammering one key never get more than the limit allowed in any window of its length (every allowed unit's server time is read back from the log, so every window is checked)
+--SKIPIF--
+<?php if (!function_exists('pcntl_fork')) echo 'skip pcntl needed'; ?>
+--FILE--
+<?php
+require __DIR__ . '/_rate.inc';
+use RedisKit\RateLimiter;
+
+$ns = rk_ns();
+$limit = 10;
+$W = 400000; // µs
+$l = new RateLimiter('h', $limit, $W / 1e6, rk_url(), ['prefix' => $ns, 'local_block' => false]);
+$log = $ns . 'h:sw:{k}';
+$arch = $ns . 'archive';
+
+// The observer copies every entry of the log to an archive list, atomically,
+// more often than entries can leave it (an entry stays at least a window).
+$copy = <<<'LUA'
+local l = redis.call('LRANGE', KEYS[1], 0, -1)
+local last = tonumber(redis.call('GET', KEYS[3]) or '-1')
+local lastcnt = tonumber(redis.call('GET', KEYS[4]) or '0')
+local eq = 0
+for _, v in ipairs(l) do
+  local n = tonumber(v)
+  if n > last then redis.call('RPUSH', KEYS[2], v) elseif n == last then eq = eq + 1 end
+end
+for i = lastcnt + 1, eq do redis.call('RPUSH', KEYS[2], string.format('%.0f', last)) end
+if #l > 0 then
+  local tail = tonumber(l[#l])
+  local c = 0
+  for i = #l, 1, -1 do if tonumber(l[i]) == tail then c = c + 1 else break end end
+  if tail == last and lastcnt > c then c = lastcnt end
+  redis.call('SET', KEYS[3], string.format('%.0f', tail))
+  redis.call('SET', KEYS[4], c)
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local prev = tonumber(redis.call('GET', KEYS[5]) or '0')
+if prev > 0 and now - prev >= tonumber(ARGV[1]) then redis.call('INCR', KEYS[6]) end
+redis.call('SET', KEYS[5], string.format('%.0f', now))
+return 1
+LUA;
+$okeys = [$log, $arch, "{$ns}o:last", "{$ns}o:cnt", "{$ns}o:time", "{$ns}o:gaps"];
+
+$raw = new RkRaw();
+$end = rate_now($raw) + 2000000;
+$observer = pcntl_fork();
+if ($observer === 0) {
+    $r = new RkRaw();
+    do {
+        $r->cmd('EVAL', $copy, '6', ...array_merge($okeys, [(string)($W / 2)]));
+        usleep(10000);
+    } while ($r->cmd('EXISTS', "{$ns}stop") === 0);
+    $r->cmd('EVAL', $copy, '6', ...array_merge($okeys, [(string)($W / 2)]));
+    exit(0);
+}
+$kids = [];
+for ($c = 0; $c < 20; $c++) {
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        $r = new RkRaw();
+        $n = 0;
+        while (rate_now($r) < $end) {
+            for ($i = 0; $i < 5; $i++) {
+                $n += $l->allow('k') ? 1 : 0;
+            }
+        }
+        $r->cmd('INCRBY', "{$ns}allowed", (string)$n);
+        exit(0);
+    }
+    $kids[] = $pid;
+}
+foreach ($kids as $pid) {
+    pcntl_waitpid($pid, $st);
+}
+$raw->cmd('SET', "{$ns}stop", '1');
+pcntl_waitpid($observer, $st);
+
+$times = array_map('intval', $raw->cmd('LRANGE', $arch, '0', '-1'));
+$allowed = (int)$raw->cmd('GET', "{$ns}allowed");
+var_dump((int)$raw->cmd('GET', "{$ns}o:gaps"));            // the observer never fell behind
+var_dump(count($times) === $allowed);                       // the archive holds every allowed unit
+var_dump($allowed >= 2 * $limit);                            // several windows' worth were allowed
+$sorted = $times;
+sort($sorted);
+var_dump($sorted === $times);                               // the log is in time order
+$max = 0;
+for ($i = 0, $j = 0, $n = count($times); $i < $n; $i++) {
+    while ($j < $n && $times[$j] < $times[$i] + $W) $j++;
+    $max = max($max, $j - $i);                              // units in [t_i, t_i + W)
+}
+var_dump($max <= $limit, $max === $limit);
+?>
+--EXPECT--
+int(0)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
