@@ -477,7 +477,9 @@ namespace RedisKit {
      * false: waiters get the lock in arrival order), `token` (string: adopt an
      * existing owner token, to release or extend a lock taken elsewhere; such an
      * object is never released automatically), `prefix` (string, default ini
-     * rediskit.prefix).
+     * rediskit.prefix), `wait_replicas` (int, default 0: the lock counts only once
+     * that many replicas confirmed it with WAIT; narrows what a failover can lose),
+     * `wait_timeout` (seconds WAIT may take, default 0.1).
      *
      * `$connection` may be a list of 3 or more DSNs of independent masters:
      * Redlock (a majority within the validity time).
