@@ -21,6 +21,9 @@ echo rk_ex(rk_catch($new('r', [$u]))), "\n";
 echo rk_ex(rk_catch($new('r', [$u, 'redis://127.0.0.1:1']))), "\n";
 echo rk_ex(rk_catch($new('r', [$u, $u, $u]))), "\n";
 echo rk_ex(rk_catch($new('r', ['redis://127.0.0.1:1', 'redis://127.0.0.1:2', 'redis://127.0.0.1:3'], ['fair' => true]))), "\n";
+echo rk_ex(rk_catch($new('r', ['redis://127.0.0.1:1', 'redis://127.0.0.1:2', 'redis://127.0.0.1:3'], ['wait_replicas' => 1]))), "\n";
+echo rk_ex(rk_catch($new('r', $u, ['wait_replicas' => -1]))), "\n";
+echo rk_ex(rk_catch($new('r', $u, ['wait_timeout' => 0]))), "\n";
 echo rk_ex(rk_catch($new('r', 'nope://x'))), "\n";
 echo rk_ex(rk_catch($new('r', [1, 2, 3]))), "\n";
 
@@ -52,7 +55,7 @@ ValueError: %Sttl%S must be a positive number of seconds, got 0
 ValueError: %Sttl%S must be a positive number of seconds, got -1.5
 ValueError: %Sttl%S must be a positive number of seconds, got NaN
 ValueError: option 'ttl' must be a number of seconds, got string
-ValueError: RedisLock: unknown option 'tll' (known options: ttl, watchdog, fair, token, prefix)
+ValueError: RedisLock: unknown option 'tll' (known options: ttl, watchdog, fair, token, prefix, wait_replicas, wait_timeout)
 ValueError: option 'watchdog' must be a bool, got string
 ValueError: option 'fair' must be a bool, got int
 ValueError: RedisLock: option 'token' must be a non-empty string of at most 512 bytes
@@ -61,6 +64,9 @@ ValueError: RedisLock: Redlock needs a list of at least 3 DSNs (independent mast
 ValueError: RedisLock: Redlock needs a list of at least 3 DSNs (independent masters), got 2
 ValueError: RedisLock: the Redlock list names the same server twice (redis://127.0.0.1:%d/0)
 ValueError: RedisLock: 'fair' mode is not available with Redlock (a list of servers)
+ValueError: RedisLock: 'wait_replicas' is for one replicated master (cluster or sentinel), not Redlock
+ValueError: option 'wait_replicas' must be between 0 and 100, got -1
+ValueError: option 'wait_timeout' must be a positive number of seconds, got 0
 ValueError: invalid Redis DSN 'nope://x': unknown scheme 'nope' (use redis, rediss or unix)
 ValueError: a connection list must hold DSN strings only
 ValueError: RedisLock::acquire(): $wait must be a finite number of seconds >= 0, got -0.001

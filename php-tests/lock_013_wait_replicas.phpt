@@ -1,0 +1,43 @@
+--TEST--
+RedisLock wait_replicas: an acquire counts only once N replicas confirmed it (WAIT); without them it gives the lock back and fails or keeps waiting
+--FILE--
+<?php
+require __DIR__ . '/_rk.inc';
+$m = new RkServer();
+$raw = $m->raw();
+$l = new RedisKit\RedisLock('res', $m->url, ['wait_replicas' => 1, 'wait_timeout' => 0.05, 'watchdog' => false]);
+// no replica: not confirmed, given back at once
+$t = microtime(true);
+var_dump($l->acquire());
+rk_assert(microtime(true) - $t < 0.5, 'gave up after the WAIT timeout');
+var_dump($raw->cmd('EXISTS', 'res'), $l->isAcquired(), $l->fencingToken());
+// waiting: keeps trying until $wait is over
+$t = microtime(true);
+var_dump($l->acquire(0.3));
+$took = microtime(true) - $t;
+rk_assert($took >= 0.3 && $took < 0.8, "waited the full 0.3 s ($took)");
+var_dump($raw->cmd('EXISTS', 'res'));
+// a replica attached: confirmed
+$r = new RkServer(['--replicaof', '127.0.0.1', (string)$m->port]);
+for ($i = 0; $i < 100 && $raw->cmd('WAIT', '1', '100') < 1; $i++);
+var_dump($l->acquire(), $l->isAcquired(), is_int($l->fencingToken()));
+var_dump($r->raw()->cmd('GET', 'res') === $l->token());   // the replica has it already
+var_dump($l->release());
+// a plain lock on the same server is unaffected
+$p = new RedisKit\RedisLock('res', $m->url, ['watchdog' => false]);
+var_dump($p->acquire(), $p->release());
+?>
+--EXPECT--
+bool(false)
+int(0)
+bool(false)
+NULL
+bool(false)
+int(0)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
