@@ -9,11 +9,11 @@ $raw = new RkRaw();
 $ns = rk_ns();
 $lims = [
     // 3 per second
-    'sliding_window' => new RateLimiter('seq', 3, 1.0, rk_url(), ['prefix' => $ns]),
-    'fixed_window' => new RateLimiter('seq', 3, 1.0, rk_url(), ['prefix' => $ns, 'algorithm' => 'fixed_window']),
+    'sliding_window' => new RateLimiter('seq', 3, 1.0, rk_conn(), ['prefix' => $ns]),
+    'fixed_window' => new RateLimiter('seq', 3, 1.0, rk_conn(), ['prefix' => $ns, 'algorithm' => 'fixed_window']),
     // 2 per second, bursts of 3
-    'token_bucket' => new RateLimiter('seq', 2, 1, rk_url(), ['prefix' => $ns, 'algorithm' => 'token_bucket', 'burst' => 3]),
-    'gcra' => new RateLimiter('seq', 2, 1, rk_url(), ['prefix' => $ns, 'algorithm' => 'gcra', 'burst' => 3]),
+    'token_bucket' => new RateLimiter('seq', 2, 1, rk_conn(), ['prefix' => $ns, 'algorithm' => 'token_bucket', 'burst' => 3]),
+    'gcra' => new RateLimiter('seq', 2, 1, rk_conn(), ['prefix' => $ns, 'algorithm' => 'gcra', 'burst' => 3]),
 ];
 // [ms after the start, attempts]; every decision is at least 250 ms away
 // from a point where the expected count would change

@@ -8,7 +8,7 @@ use RedisKit\RateLimiter;
 $raw = new RkRaw();
 $ns = rk_ns();
 foreach (RATE_ALGOS as $alg) {
-    $l = new RateLimiter('pk', 3, 10, rk_url(), ['algorithm' => $alg, 'prefix' => $ns]);
+    $l = new RateLimiter('pk', 3, 10, rk_conn(), ['algorithm' => $alg, 'prefix' => $ns]);
     $key = "u\0\xff{x}";                      // binary-safe, braces included
     $redisKey = "{$ns}pk:" . ['sliding_window' => 'sw', 'fixed_window' => 'fw', 'token_bucket' => 'tb', 'gcra' => 'gcra'][$alg] . ":{{$key}}";
 
@@ -51,7 +51,7 @@ foreach (RATE_ALGOS as $alg) {
 $checked = 0;
 foreach (RATE_ALGOS as $alg) {
     $tag = ['sliding_window' => 'sw', 'fixed_window' => 'fw', 'token_bucket' => 'tb', 'gcra' => 'gcra'][$alg];
-    $l = new RateLimiter('ttl', 5, 0.2, rk_url(), ['algorithm' => $alg, 'prefix' => $ns, 'local_block' => false]);
+    $l = new RateLimiter('ttl', 5, 0.2, rk_conn(), ['algorithm' => $alg, 'prefix' => $ns, 'local_block' => false]);
     for ($i = 0; $i < 40; $i++) {
         $k = 'k' . ($i % 3);
         $r = $l->attempt($k, 1 + $i % 2);

@@ -6,11 +6,13 @@ require __DIR__ . '/_rate.inc';
 use RedisKit\RateLimiter;
 
 $ns = rk_ns();
-$perSecond = new RateLimiter('per-second', 3, 1, rk_url(), ['prefix' => $ns]);
-$perHour = new RateLimiter('per-hour', 5, 3600, rk_url(), ['prefix' => $ns, 'algorithm' => 'gcra']);
-$daily = new RateLimiter('daily', 100, 86400, rk_url(), ['prefix' => $ns, 'algorithm' => 'fixed_window']);
+$perSecond = new RateLimiter('per-second', 3, 1, rk_conn(), ['prefix' => $ns]);
+$perHour = new RateLimiter('per-hour', 5, 3600, rk_conn(), ['prefix' => $ns, 'algorithm' => 'gcra']);
+$daily = new RateLimiter('daily', 100, 86400, rk_conn(), ['prefix' => $ns, 'algorithm' => 'fixed_window']);
 $all = [$perSecond, $perHour, $daily];
 
+// warm up: connected, and the script cached on the node holding 'user' (on a cluster)
+RateLimiter::attemptAll([new RateLimiter('w1', 9, 1, rk_conn(), ['prefix' => $ns]), new RateLimiter('w2', 9, 1, rk_conn(), ['prefix' => $ns])], 'user');
 $c0 = RedisKit\stats()['commands'];
 $r = RateLimiter::attemptAll($all, 'user');
 var_dump(RedisKit\stats()['commands'] - $c0);               // one round trip for three limiters
@@ -42,7 +44,7 @@ echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll([], 'user'))), "\n";
 echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll([$perSecond, 'nope'], 'user'))), "\n";
 echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll(['x' => new stdClass()], 'user'))), "\n";
 echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll([$perSecond, $perSecond], 'user'))), "\n";
-echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll([$perSecond, new RateLimiter('per-second', 9, 9, rk_url(), ['prefix' => $ns])], 'user'))), "\n";
+echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll([$perSecond, new RateLimiter('per-second', 9, 9, rk_conn(), ['prefix' => $ns])], 'user'))), "\n";
 echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll([$perSecond, new RateLimiter('x', 9, 9, 'redis://127.0.0.1:1')], 'user'))), "\n";
 echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll($all, 'user', 4))), "\n";
 echo rk_ex(rk_catch(fn() => RateLimiter::attemptAll($all, 'user', 0))), "\n";
@@ -66,7 +68,7 @@ ValueError: RateLimiter::attemptAll: element 1 is not a RedisKit\RateLimiter (st
 ValueError: RateLimiter::attemptAll: element 'x' is not a RedisKit\RateLimiter (object given)
 ValueError: RateLimiter::attemptAll: limiter 1 has the same name and algorithm as an earlier one (they would share one state)
 ValueError: RateLimiter::attemptAll: limiter 1 has the same name and algorithm as an earlier one (they would share one state)
-ValueError: RateLimiter::attemptAll: all limiters must use the same connection (limiter 1 uses redis://127.0.0.1:1/0, limiter 0 uses redis://127.0.0.1:%d/0)
+ValueError: RateLimiter::attemptAll: all limiters must use the same connection (limiter 1 uses redis://127.0.0.1:1/0, limiter 0 uses %s)
 ValueError: RateLimiter: cost 4 is more than this limiter can ever allow at once (its limit is 3)
 ValueError: RateLimiter: cost must be at least 1, got 0
 ValueError: RateLimiter: the key must not be empty

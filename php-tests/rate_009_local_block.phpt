@@ -10,8 +10,8 @@ use RedisKit\RateLimiter;
 $ns = rk_ns();
 $raw = new RkRaw();
 foreach (RATE_ALGOS as $alg) {
-    $on = new RateLimiter("lb-$alg", 2, 0.3, rk_url(), ['algorithm' => $alg, 'prefix' => $ns]);
-    $off = new RateLimiter("lb-$alg", 2, 0.3, rk_url(), ['algorithm' => $alg, 'prefix' => $ns, 'local_block' => false]);
+    $on = new RateLimiter("lb-$alg", 2, 0.3, rk_conn(), ['algorithm' => $alg, 'prefix' => $ns]);
+    $off = new RateLimiter("lb-$alg", 2, 0.3, rk_conn(), ['algorithm' => $alg, 'prefix' => $ns, 'local_block' => false]);
     $on->attempt('k');
     $on->attempt('k');
     $first = $on->attempt('k');                  // refused by Redis
@@ -41,7 +41,7 @@ foreach (RATE_ALGOS as $alg) {
 }
 
 // a refusal of cost 3 says nothing about cost 1 when cost 1 still fits
-$l = new RateLimiter('costs', 4, 10, rk_url(), ['prefix' => $ns, 'algorithm' => 'gcra']);
+$l = new RateLimiter('costs', 4, 10, rk_conn(), ['prefix' => $ns, 'algorithm' => 'gcra']);
 $l->attempt('k', 2);
 $l->attempt('k', 1);
 var_dump($l->attempt('k', 3)['allowed']);       // refused (1 left)
@@ -52,7 +52,7 @@ var_dump($l->attempt('k', 1)['allowed']);       // goes to Redis, and fits
 var_dump(RedisKit\stats()['commands'] - $c0);
 
 // a forked child does not trust the parent's cache: it asks Redis (and is refused there)
-$l = new RateLimiter('fork', 1, 5, rk_url(), ['prefix' => $ns]);
+$l = new RateLimiter('fork', 1, 5, rk_conn(), ['prefix' => $ns]);
 $l->attempt('k');
 $l->attempt('k');                               // cached in the parent
 $pid = pcntl_fork();
