@@ -40,8 +40,41 @@ for ($i = 0; $i < 50; $i++) {
     $owners[$cl->owner($name)->port] = true;
 }
 var_dump($oneSlot, count($owners) > 1);
+
+// the other classes too: every key an object wrote in one slot, the objects over several shards
+$slotsOf = function (string $needle) use ($raw): array {
+    $keys = array_filter($raw->cmd('KEYS', '*'), fn($k) => str_contains($k, $needle));
+    return [count($keys), array_values(array_unique(array_map(fn($k) => $raw->cmd('CLUSTER', 'KEYSLOT', $k), $keys))), reset($keys)];
+};
+foreach (['lock', 'queue', 'limiter'] as $class) {
+    $ok = true;
+    $shards = [];
+    for ($i = 0; $i < 50; $i++) {
+        $name = "$class-$i-";
+        if ($class === 'lock') {
+            $o = new RedisKit\RedisLock($name, $conn, ['ttl' => 60, 'watchdog' => false]);
+            $o->acquire();
+            $w = new RedisKit\RedisLock($name, $conn, ['fair' => true]);
+            $w->acquire(0.01);                    // a waiter: waiters, queue and wake-up keys
+        } elseif ($class === 'queue') {
+            $o = new RedisKit\DelayQueue($name, $conn, ['max_attempts' => 1, 'visibility_timeout' => 0.01]);
+            $o->push('now');
+            $o->push('later', 60);
+            $o->pop();
+            usleep(20000);
+            $o->pop();                            // the expired claim goes to the dead set
+        } else {
+            $o = new RedisKit\RateLimiter($name, 5, 60, $conn, ['algorithm' => ['sliding_window', 'fixed_window', 'token_bucket', 'gcra'][$i % 4]]);
+            $o->attempt("subject-$i");
+        }
+        [$n, $slots, $first] = $slotsOf($name);
+        $ok = $ok && $n >= ($class === 'limiter' ? 1 : 2) && count($slots) === 1;
+        if ($slots) $shards[$cl->owner($first)->port] = true;
+    }
+    echo "$class: ", $ok ? 'one slot per object' : 'keys of one object in several slots (or missing)', ', ', count($shards) > 1 ? 'several shards' : 'one shard', "\n";
+}
 $st = RedisKit\stats();
-rk_assert($st['connections_opened'] <= 4, "one connection per master (+ the seed): {$st['connections_opened']}");
+rk_assert($st['connections_opened'] <= 7, "one connection per master (+ blocking waits): {$st['connections_opened']}");
 
 // resharding: move board:7's slot to another master while the board is in use
 $name = 'board:7';
@@ -97,6 +130,9 @@ ValueError: option 'cluster' must be a list of strings, got int
 RedisKit\ConnectionException
 bool(true)
 bool(true)
+lock: one slot per object, several shards
+queue: one slot per object, several shards
+limiter: one slot per object, several shards
 int(1)
 int(1)
 float(12)

@@ -1,5 +1,5 @@
 --TEST--
-Sentinel failovers (SENTINEL FAILOVER, then the master killed and brought back) during a running loop of lock and queue calls: the loops recover, every delayed job is delivered, and no lock (wait_replicas => 1) ever has two owners
+Sentinel failovers (SENTINEL FAILOVER, then the master killed and brought back) during a running loop of lock, queue and limiter calls: the loops recover, every delayed job is delivered, and no lock (wait_replicas => 1) ever has two owners
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -57,11 +57,19 @@ for ($w = 0; $w < 2; $w++) {
     });
 }
 
+$spawn(function (RkRaw $led) use ($conn) {
+    static $rl;
+    $rl ??= new RedisKit\RateLimiter('api', 1000000, 1, $conn, ['local_block' => false]);
+    if ($rl->attempt('user')['allowed']) $led->cmd('INCR', 'rl_ok');
+    usleep(5000);
+});
+
+// locks (and the limiter) work again: both counters move on
 $locksAfter = function (float $limit) use ($L): bool {
-    $start = (int)$L()->cmd('GET', 'lock_ok');
+    $start = [(int)$L()->cmd('GET', 'lock_ok'), (int)$L()->cmd('GET', 'rl_ok')];
     $t = microtime(true);
     while (microtime(true) - $t < $limit) {
-        if ((int)$L()->cmd('GET', 'lock_ok') >= $start + 5) return true;
+        if ((int)$L()->cmd('GET', 'lock_ok') >= $start[0] + 5 && (int)$L()->cmd('GET', 'rl_ok') >= $start[1] + 5) return true;
         usleep(100000);
     }
     return false;
