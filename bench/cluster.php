@@ -31,3 +31,18 @@ function lb_rows(string $label, $conn): array
 $c = lb_rows('c', $cluster);
 $s = lb_rows('s', $single);
 foreach ($c as $op => $ops) bench_row("leaderboard $op: cluster (vs single node)", $ops, $s[$op]);
+
+function lock_cycle($conn): float
+{
+    $l = new RedisKit\RedisLock('bench:cl:lock', $conn, ['watchdog' => false]);
+    return bench_ops(function () use ($l) { $l->acquire(); $l->release(); });
+}
+bench_row('lock acquire+release: cluster (vs single node)', lock_cycle($cluster), lock_cycle($single));
+
+function limiter_checks($conn): float
+{
+    $r = new RedisKit\RateLimiter('bench:cl:rl', 1000000000, 60, $conn, ['algorithm' => 'gcra', 'local_block' => false]);
+    $i = 0;
+    return bench_ops(function () use ($r, &$i) { $r->attempt('user' . ($i++ % 100)); });
+}
+bench_row('limiter attempt (gcra): cluster (vs single node)', limiter_checks($cluster), limiter_checks($single));

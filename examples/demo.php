@@ -34,6 +34,59 @@ $weekly->period('daily')->clear();
 $weekly->period('weekly')->clear();
 $weekly->clear();
 
+// ----------------------------------------------------------------------- lock
+section('RedisLock: waiters woken by the release, fencing tokens, watchdog');
+$lock = new RedisKit\RedisLock($ns . 'order:42', $url, ['ttl' => 5.0]);
+$lock->acquire();
+printf("took the lock, fencing token %d (give it to the storage layer)\n", $lock->fencingToken());
+$pid = pcntl_fork();
+if ($pid === 0) {
+    $other = new RedisKit\RedisLock($ns . 'order:42', $url);
+    $t = microtime(true);
+    $got = $other->acquire(5.0);
+    printf("  [child] waited %.0f ms, woken by the release: %s, fencing token %d (higher)\n",
+        (microtime(true) - $t) * 1000, $got ? 'got it' : 'gave up', $other->fencingToken());
+    $other->release();
+    exit(0);
+}
+usleep(300000);
+$lock->release();
+pcntl_waitpid($pid, $st);
+$result = $lock->run(fn() => 'work done under the lock', 1.0);
+echo "run(): $result (released in finally)\n";
+
+// ---------------------------------------------------------------------- queue
+section('DelayQueue: jobs on the Redis clock, claimed atomically, never lost');
+$q = new RedisKit\DelayQueue($ns . 'jobs', $url, ['visibility_timeout' => 5]);
+$q->push('{"type":"cancel_order","order_id":1024}', 0.2);
+$q->push('{"type":"cancel_order","order_id":1024}', 0.2);   // identical payload: its own job
+$q->pushMany(['send_mail:1', 'send_mail:2']);
+$t = microtime(true);
+foreach ($q->pop(10) as $job) {
+    echo "  due now: {$job['payload']}\n";
+    $q->ack($job['id']);
+}
+$jobs = $q->pop(10, 2.0);                                     // blocks until the delayed ones are due
+printf("  after waiting %.0f ms: %d delayed jobs (attempt %d)\n", (microtime(true) - $t) * 1000, count($jobs), $jobs[0]['attempts'] ?? -1);
+foreach ($jobs as $job) $q->ack($job['id']);
+echo "  counts: ", json_encode($q->counts()), "\n";
+$q->purge();
+
+// -------------------------------------------------------------------- limiter
+section('RateLimiter: exact limits in one round trip, with HTTP headers');
+$limiter = new RedisKit\RateLimiter($ns . 'api', 3, 1.0, $url);   // 3 per second, sliding window
+foreach (range(1, 4) as $i) {
+    $r = $limiter->attempt('user:7');
+    printf("  request %d: %s, remaining %d, retry after %.3f s\n", $i, $r['allowed'] ? 'allowed' : 'denied', $r['remaining'], $r['retry_after']);
+}
+foreach (RedisKit\RateLimiter::headers($r) as $h => $v) echo "  $h: $v\n";
+$perHour = new RedisKit\RateLimiter($ns . 'api-hour', 100, 3600, $url, ['algorithm' => 'gcra']);
+$both = RedisKit\RateLimiter::attemptAll([$limiter, $perHour], 'user:8');
+echo "  attemptAll (3/s and 100/h, one round trip): ", $both['allowed'] ? 'allowed' : 'denied', "\n";
+$limiter->reset('user:7');
+$limiter->reset('user:8');
+$perHour->reset('user:8');
+
 section('connection layer');
 $s = RedisKit\stats();
 printf("this process opened %d connection(s) and sent %d commands; %d script(s) loaded on first use\n",
