@@ -13,10 +13,13 @@
 //! one; leases taken by the parent are never renewed by the child.
 use super::{Shared, LOST};
 use crate::conn::stats;
-use parking_lot::{Condvar, Mutex, MutexGuard};
+// std's Mutex/Condvar (futexes), not parking_lot's: parking_lot keeps a
+// process-wide table of parked threads, and a fork while this thread is inside
+// it leaves the child spinning forever on the next notify.
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::Arc;
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -56,7 +59,12 @@ struct Handle {
 
 /// Only ever locked by PHP threads, never by the watchdog itself, and never
 /// across a call into PHP: a fork cannot happen while it is held.
-static HANDLE: Mutex<Option<Handle>> = parking_lot::const_mutex(None);
+static HANDLE: Mutex<Option<Handle>> = Mutex::new(None);
+
+/// Locks, ignoring poisoning (nothing in here can be left half-updated).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn interval(ttl_ms: u64) -> Duration {
     Duration::from_millis((ttl_ms / 3).max(1))
@@ -64,7 +72,7 @@ fn interval(ttl_ms: u64) -> Duration {
 
 /// Renews the lease `epoch` of `sh` until it is released, lost or dropped.
 pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
-    let mut h = HANDLE.lock();
+    let mut h = lock(&HANDLE);
     let generation = stats::fork_generation();
     if h.as_ref().is_some_and(|h| h.generation != generation) {
         // The parent's thread: it does not exist in this process.
@@ -83,7 +91,7 @@ pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
     };
     let now = Instant::now();
     let due = now + interval(sh.ttl_ms.load(SeqCst));
-    let mut b = handle.inner.board.lock();
+    let mut b = lock(&handle.inner.board);
     b.leases.insert(
         Arc::as_ptr(sh) as usize,
         Entry {
@@ -100,14 +108,14 @@ pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
 
 /// Module shutdown: stop and join the thread before the extension is unloaded.
 pub fn shutdown() {
-    let Some(mut h) = HANDLE.lock().take() else {
+    let Some(mut h) = lock(&HANDLE).take() else {
         return;
     };
     if h.generation != stats::fork_generation() {
         std::mem::forget(h);
         return;
     }
-    h.inner.board.lock().stop = true;
+    lock(&h.inner.board).stop = true;
     h.inner.cv.notify_one();
     if let Some(t) = h.thread.take() {
         let _ = t.join();
@@ -153,7 +161,7 @@ enum Outcome {
 }
 
 fn run(inner: &Inner) {
-    let mut b = inner.board.lock();
+    let mut b = lock(&inner.board);
     loop {
         if b.stop {
             return;
@@ -168,17 +176,23 @@ fn run(inner: &Inner) {
             .collect();
         if due.is_empty() {
             b.next_wake = b.leases.values().map(|e| e.due).min();
-            match b.next_wake {
+            b = match b.next_wake {
                 Some(t) => {
-                    inner.cv.wait_until(&mut b, t);
+                    let left = t.saturating_duration_since(Instant::now());
+                    inner
+                        .cv
+                        .wait_timeout(b, left)
+                        .map(|(g, _)| g)
+                        .unwrap_or_else(|e| e.into_inner().0)
                 }
-                None => inner.cv.wait(&mut b),
-            }
+                None => inner.cv.wait(b).unwrap_or_else(|e| e.into_inner()),
+            };
             b.next_wake = None;
             continue;
         }
         // Renew outside the lock: acquires in the PHP thread never wait for Redis here.
-        let outcomes = MutexGuard::unlocked(&mut b, || {
+        drop(b);
+        let outcomes = {
             due.into_iter()
                 .map(|(k, sh, epoch)| {
                     let outcome = if sh.lease.load(SeqCst) != epoch {
@@ -193,7 +207,8 @@ fn run(inner: &Inner) {
                     (k, epoch, outcome)
                 })
                 .collect::<Vec<_>>()
-        });
+        };
+        b = lock(&inner.board);
         for (k, epoch, outcome) in outcomes {
             let Some(e) = b.leases.get_mut(&k) else {
                 continue;
