@@ -556,10 +556,12 @@ impl Leaderboard {
                 .int(radius);
             return match conn::eval(&self.dsn, &c, true)? {
                 Value::Array(v) if v.is_empty() => Ok(Vec::new()),
-                Value::Array(v) if v.len() == 2 => {
+                Value::Array(v) if v.len() == 3 => {
                     let mut it = v.into_iter();
-                    let start = int(it.next().unwrap_or(Value::Nil), "around")?;
-                    plain_entries(it.next().unwrap_or(Value::Nil), start)
+                    let first = int(it.next().unwrap_or(Value::Nil), "around")?;
+                    let idx = int(it.next().unwrap_or(Value::Nil), "around")?;
+                    let all = plain_entries(it.next().unwrap_or(Value::Nil), first)?;
+                    Ok(around_window(all, first, idx, radius))
                 }
                 v => Err(Error::unexpected("around", &v)),
             };
@@ -639,6 +641,23 @@ fn check_score(s: f64) -> Result<()> {
     } else {
         Ok(())
     }
+}
+
+/// Cuts the 2r+1 window around position `idx` out of the entries at
+/// positions `first..` (which reach idx+2r, or the end of the board): the
+/// window starts r before idx and is shifted up at the bottom edge.
+fn around_window(all: Vec<Entry>, first: i64, idx: i64, r: i64) -> Vec<Entry> {
+    let last = first + all.len() as i64 - 1; // the board's end, or idx+2r
+    let mut start = (idx - r).max(0);
+    let mut stop = start + 2 * r;
+    if stop > last {
+        stop = last;
+        start = (stop - 2 * r).max(0);
+    }
+    all.into_iter()
+        .skip((start - first) as usize)
+        .take((stop - start + 1) as usize)
+        .collect()
 }
 
 /// A WITHSCORES reply of a plain board starting at 0-based position `start`:
