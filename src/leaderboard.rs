@@ -517,22 +517,7 @@ impl Leaderboard {
         if self.plain_reads {
             let mut a = Args::cmd(if self.cfg.desc { "ZREVRANGE" } else { "ZRANGE" });
             a.push(&self.key).int(start).int(stop).push("WITHSCORES");
-            let v = conn::command(&self.dsn, &a, true)?;
-            let Value::Array(items) = v else {
-                return Err(Error::unexpected("range", &v));
-            };
-            let mut out = Vec::with_capacity(items.len() / 2);
-            let mut it = items.into_iter();
-            let mut rank = start;
-            while let (Some(m), Some(s)) = (it.next(), it.next()) {
-                rank += 1;
-                out.push(Entry {
-                    member: bytes(m, "range")?,
-                    score: float(s, "range")?,
-                    rank,
-                });
-            }
-            return Ok(out);
+            return plain_entries(conn::command(&self.dsn, &a, true)?, start);
         }
         let mut c = self.call(&scripts::LB_RANGE);
         c.int(start).int(stop);

@@ -2,8 +2,8 @@
 //! `RedisKit\RedisLeaderboard`: argument checks and PHP arrays around
 //! `crate::leaderboard`.
 use super::{
-    array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
-    Bytes,
+    array_entries, binary, bytes_of, connection_arg, options_arg, php_list, settings, throw,
+    type_name, value_error, Bytes,
 };
 use crate::leaderboard::{Entry, Leaderboard};
 use ext_php_rs::boxed::ZBox;
@@ -29,20 +29,14 @@ pub struct RedisLeaderboard {
 
 fn entry_array(e: Entry) -> PhpResult<ZBox<ZendHashTable>> {
     let mut h = ZendHashTable::with_capacity(3);
-    let mut member = Zval::new();
-    member.set_binary(e.member);
-    h.insert("member", member)?;
+    h.insert("member", binary(e.member))?;
     h.insert("score", e.score)?;
     h.insert("rank", e.rank)?;
     Ok(h)
 }
 
 fn entry_list(list: Vec<Entry>) -> PhpResult<ZBox<ZendHashTable>> {
-    let mut out = ZendHashTable::with_capacity(list.len() as u32);
-    for e in list {
-        out.push(entry_array(e)?)?;
-    }
-    Ok(out)
+    php_list(list, entry_array)
 }
 
 #[php_impl]

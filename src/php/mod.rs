@@ -9,8 +9,9 @@ pub mod ratelimit;
 use crate::conn::{self, Error, Timeouts};
 use crate::options::{Connection, OptValue, Options, Settings};
 use exceptions::{ConnectionException, RedisKitException};
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::FromZval;
-use ext_php_rs::exception::PhpException;
+use ext_php_rs::exception::{PhpException, PhpResult};
 use ext_php_rs::flags::{DataType, IniEntryPermission};
 use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::{ce, ExecutorGlobals, IniEntryDef, IniEntryDefs, ModuleEntry};
@@ -158,6 +159,25 @@ pub fn throw(e: Error) -> PhpException {
 
 pub fn value_error(msg: impl Into<String>) -> PhpException {
     PhpException::new(msg.into(), 0, ce::value_error())
+}
+
+/// A PHP list built from `items`, one PHP value each.
+pub fn php_list<T>(
+    items: Vec<T>,
+    mut f: impl FnMut(T) -> PhpResult<ZBox<ZendHashTable>>,
+) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut out = ZendHashTable::with_capacity(items.len() as u32);
+    for i in items {
+        out.push(f(i)?)?;
+    }
+    Ok(out)
+}
+
+/// A PHP string holding `bytes` as they are (binary-safe).
+pub fn binary(bytes: Vec<u8>) -> Zval {
+    let mut z = Zval::new();
+    z.set_binary(bytes);
+    z
 }
 
 /// PHP's name for the type of a value, as in PHP's own TypeError messages.

@@ -1,8 +1,8 @@
 #![allow(non_snake_case)] // PHP parameter names are camelCase (named arguments)
 //! `RedisKit\DelayQueue`: argument checks and PHP arrays around `crate::queue`.
 use super::{
-    array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
-    Bytes,
+    array_entries, binary, bytes_of, connection_arg, options_arg, php_list, settings, throw,
+    type_name, value_error, Bytes,
 };
 use crate::queue::{self, Job};
 use ext_php_rs::boxed::ZBox;
@@ -45,23 +45,15 @@ pub struct DelayQueue {
 
 fn job_array(j: Job) -> PhpResult<ZBox<ZendHashTable>> {
     let mut h = ZendHashTable::with_capacity(4);
-    let mut id = Zval::new();
-    id.set_binary(j.id);
-    h.insert("id", id)?;
-    let mut payload = Zval::new();
-    payload.set_binary(j.payload);
-    h.insert("payload", payload)?;
+    h.insert("id", binary(j.id))?;
+    h.insert("payload", binary(j.payload))?;
     h.insert("attempts", j.attempts)?;
     h.insert("due_at", j.due_at)?;
     Ok(h)
 }
 
 fn job_list(list: Vec<Job>) -> PhpResult<ZBox<ZendHashTable>> {
-    let mut out = ZendHashTable::with_capacity(list.len() as u32);
-    for j in list {
-        out.push(job_array(j)?)?;
-    }
-    Ok(out)
+    php_list(list, job_array)
 }
 
 fn id_string(id: Vec<u8>) -> String {
