@@ -33,7 +33,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(9) {
+array(10) {
   [0]=>
   string(18) "connections_opened"
   [1]=>
@@ -51,6 +51,8 @@ array(9) {
   [7]=>
   string(8) "requests"
   [8]=>
+  string(16) "topology_queries"
+  [9]=>
   string(3) "pid"
 }
 bool(true)

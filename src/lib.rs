@@ -21,7 +21,8 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 }
 
 /// This worker's counters: connections_opened, live_connections, reconnects,
-/// commands, scripts_loaded, noscript_fallbacks, errors, requests, pid.
+/// commands, scripts_loaded, noscript_fallbacks, errors, requests,
+/// topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in commands), pid.
 /// @return array<string, int>
 #[cfg(not(test))]
 #[php_function]

@@ -566,7 +566,8 @@ namespace RedisKit {
 
     /**
      * This worker's counters: connections_opened, live_connections, reconnects,
-     * commands, scripts_loaded, noscript_fallbacks, errors, requests, pid.
+     * commands, scripts_loaded, noscript_fallbacks, errors, requests,
+     * topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in commands), pid.
      * @return array<string, int>
      */
     function stats(): array {}

@@ -15,6 +15,7 @@ static NOSCRIPT: AtomicU64 = AtomicU64::new(0);
 static ERRORS: AtomicU64 = AtomicU64::new(0);
 static LIVE: AtomicU64 = AtomicU64::new(0);
 static REQUESTS: AtomicU64 = AtomicU64::new(0);
+static TOPOLOGY: AtomicU64 = AtomicU64::new(0);
 static ATFORK: Once = Once::new();
 
 extern "C" fn after_fork_in_child() {
@@ -28,6 +29,7 @@ extern "C" fn after_fork_in_child() {
         &ERRORS,
         &LIVE,
         &REQUESTS,
+        &TOPOLOGY,
     ] {
         c.store(0, Relaxed);
     }
@@ -79,6 +81,10 @@ pub fn error() {
     ERRORS.fetch_add(1, Relaxed);
 }
 
+pub fn topology_query() {
+    TOPOLOGY.fetch_add(1, Relaxed);
+}
+
 pub fn request_started() {
     REQUESTS.fetch_add(1, Relaxed);
 }
@@ -98,6 +104,7 @@ pub fn snapshot() -> Vec<(&'static str, u64)> {
         ("noscript_fallbacks", NOSCRIPT.load(Relaxed)),
         ("errors", ERRORS.load(Relaxed)),
         ("requests", REQUESTS.load(Relaxed)),
+        ("topology_queries", TOPOLOGY.load(Relaxed)),
         ("pid", std::process::id() as u64),
     ]
 }

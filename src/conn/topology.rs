@@ -242,7 +242,9 @@ fn load_slot_map(dsn: &Dsn, seeds: &[Dsn]) -> Result<()> {
     let mut last = String::from("no seed node");
     for node in candidates {
         let timeout = node.read_timeout;
-        match with_wire(&node, Slot::Main, true, |w| w.request(&req, timeout)) {
+        match with_wire(&node, Slot::Main, true, |w| {
+            w.topology_request(&req, timeout)
+        }) {
             Ok(Value::Array(ranges)) => {
                 let host_of_node = match &node.addr {
                     Addr::Tcp { host, .. } | Addr::Tls { host, .. } => host.clone(),
@@ -453,7 +455,7 @@ fn sentinel_master(dsn: &Dsn, sentinels: &[Dsn], service: &str, refresh: bool) -
     let mut last = String::from("no sentinel");
     for s in sentinels {
         let timeout = s.read_timeout;
-        match with_wire(s, Slot::Main, true, |w| w.request(&req, timeout)) {
+        match with_wire(s, Slot::Main, true, |w| w.topology_request(&req, timeout)) {
             Ok(Value::Array(a)) if a.len() == 2 => {
                 let host = match &a[0] {
                     Value::BulkString(h) => String::from_utf8_lossy(h).into_owned(),

@@ -305,6 +305,15 @@ impl Wire {
         self.recv(timeout)
     }
 
+    /// A request about the topology (CLUSTER SLOTS, SENTINEL
+    /// get-master-addr-by-name): counted in `topology_queries`, not `commands`.
+    pub fn topology_request(&mut self, packed: &[u8], timeout: Duration) -> Result<Value, Fail> {
+        self.set_timeout(timeout)?;
+        stats::topology_query();
+        self.send(packed, 0)?;
+        self.recv(timeout)
+    }
+
     /// Sends `n` packed commands at once and reads their `n` replies.
     pub fn pipeline(
         &mut self,
