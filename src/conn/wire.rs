@@ -167,13 +167,14 @@ impl Wire {
             for c in &setup {
                 pack_into(&mut packed, c.iter().map(|a| a.as_slice()));
             }
-            let replies = wire
-                .pipeline(&packed, setup.len(), remaining)
-                .map_err(|f| match f {
-                    Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => {
-                        Fail::NotSent(format!("cannot connect to {where_}: handshake failed: {m}"))
-                    }
-                })?;
+            // connection set-up: not counted in `commands`
+            let replies =
+                wire.exchange(&packed, setup.len(), 0, remaining)
+                    .map_err(|f| match f {
+                        Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => Fail::NotSent(
+                            format!("cannot connect to {where_}: handshake failed: {m}"),
+                        ),
+                    })?;
             for r in replies {
                 match r {
                     Value::ServerError(e) => {
@@ -321,8 +322,19 @@ impl Wire {
         n: usize,
         timeout: Duration,
     ) -> Result<Vec<Value>, Fail> {
+        self.exchange(packed, n, n, timeout)
+    }
+
+    /// `pipeline`, counting `counted` of the commands in `stats()`.
+    fn exchange(
+        &mut self,
+        packed: &[u8],
+        n: usize,
+        counted: usize,
+        timeout: Duration,
+    ) -> Result<Vec<Value>, Fail> {
         self.set_timeout(timeout)?;
-        self.send(packed, n)?;
+        self.send(packed, counted)?;
         let mut out = Vec::with_capacity(n);
         for _ in 0..n {
             out.push(self.recv(timeout)?);
