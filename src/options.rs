@@ -62,7 +62,8 @@ pub enum Connection {
 }
 
 impl Connection {
-    /// Resolves a single-server connection.
+    /// Resolves the connection of one logical Redis: a server, a cluster or a
+    /// sentinel-watched master (a plain list, Redlock's, is refused here).
     pub fn single(&self, settings: &Settings) -> Result<Arc<Dsn>> {
         match self {
             Connection::Default => Ok(Arc::new(Dsn::parse(&settings.default_dsn, settings.timeouts)?)),

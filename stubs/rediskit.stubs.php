@@ -42,7 +42,7 @@ namespace RedisKit {
         /**
          * @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
          * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
-         * @param array $options visibility_timeout, max_attempts, backoff, prefix: see the class description.
+         * @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
          * @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
          */
         public function __construct(string $name, string|array|null $connection = null, array $options = []) {}

@@ -266,9 +266,13 @@ fn run_script(
 /// Runs one script (EVALSHA, falling back to EVAL on NOSCRIPT).
 pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
     let timeout = dsn.read_timeout;
-    check(dispatch(dsn, call.route(), Slot::Main, retry_safe, |w| {
-        run_script(w, call, timeout)
-    })?)
+    check(dispatch(
+        dsn,
+        || call.route(),
+        Slot::Main,
+        retry_safe,
+        |w| run_script(w, call, timeout),
+    )?)
 }
 
 /// Runs many script calls in one pipeline (one round trip, plus one more if
@@ -279,34 +283,40 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
         return Ok(Vec::new());
     }
     let timeout = dsn.read_timeout;
-    let replies = dispatch(dsn, calls[0].route(), Slot::Main, false, |w| {
-        let mut packed = Vec::new();
-        for c in calls {
-            c.pack(&mut packed, false);
-        }
-        let mut replies = w.pipeline(&packed, calls.len(), timeout)?;
-        let missing: Vec<usize> = (0..replies.len())
-            .filter(|&i| is_noscript(&replies[i]))
-            .collect();
-        if !missing.is_empty() {
-            stats::noscript_fallback();
-            packed.clear();
-            let mut loaded: Vec<&str> = Vec::new();
-            for &i in &missing {
-                let body = !loaded.contains(&calls[i].script.sha);
-                if body {
-                    loaded.push(calls[i].script.sha);
-                    stats::script_loaded();
+    let replies = dispatch(
+        dsn,
+        || calls[0].route(),
+        Slot::Main,
+        false,
+        |w| {
+            let mut packed = Vec::new();
+            for c in calls {
+                c.pack(&mut packed, false);
+            }
+            let mut replies = w.pipeline(&packed, calls.len(), timeout)?;
+            let missing: Vec<usize> = (0..replies.len())
+                .filter(|&i| is_noscript(&replies[i]))
+                .collect();
+            if !missing.is_empty() {
+                stats::noscript_fallback();
+                packed.clear();
+                let mut loaded: Vec<&str> = Vec::new();
+                for &i in &missing {
+                    let body = !loaded.contains(&calls[i].script.sha);
+                    if body {
+                        loaded.push(calls[i].script.sha);
+                        stats::script_loaded();
+                    }
+                    calls[i].pack(&mut packed, body);
                 }
-                calls[i].pack(&mut packed, body);
+                let again = w.pipeline(&packed, missing.len(), timeout)?;
+                for (i, v) in missing.into_iter().zip(again) {
+                    replies[i] = v;
+                }
             }
-            let again = w.pipeline(&packed, missing.len(), timeout)?;
-            for (i, v) in missing.into_iter().zip(again) {
-                replies[i] = v;
-            }
-        }
-        Ok(Value::Array(replies))
-    })?;
+            Ok(Value::Array(replies))
+        },
+    )?;
     array(replies, calls.len())
 }
 
@@ -321,9 +331,13 @@ fn array(v: Value, n: usize) -> Result<Vec<Value>> {
 pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
     let packed = args.packed();
     let timeout = dsn.read_timeout;
-    check(dispatch(dsn, args.route(), Slot::Main, retry_safe, |w| {
-        w.request(&packed, timeout)
-    })?)
+    check(dispatch(
+        dsn,
+        || args.route(),
+        Slot::Main,
+        retry_safe,
+        |w| w.request(&packed, timeout),
+    )?)
 }
 
 /// Sends several plain commands in one round trip; one reply each.
@@ -333,10 +347,13 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
         c.pack_into(&mut packed, &[]);
     }
     let timeout = dsn.read_timeout;
-    let route = cmds.first().and_then(Args::route);
-    let replies = dispatch(dsn, route, Slot::Main, retry_safe, |w| {
-        w.pipeline(&packed, cmds.len(), timeout).map(Value::Array)
-    })?;
+    let replies = dispatch(
+        dsn,
+        || cmds.first().and_then(Args::route),
+        Slot::Main,
+        retry_safe,
+        |w| w.pipeline(&packed, cmds.len(), timeout).map(Value::Array),
+    )?;
     array(replies, cmds.len())
 }
 
@@ -369,26 +386,34 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
     let mut blpop = Args::cmd("BLPOP");
     blpop.push(key).push(format!("{server_timeout}"));
     let blpop = blpop.packed();
-    let reply = dispatch(dsn, Some(key), Slot::Blocking, false, |w| {
-        if w.client_id.is_none() {
-            match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
-                Value::Int(id) => w.client_id = Some(id),
-                other => return Err(Fail::Lost(format!("unexpected CLIENT ID reply {other:?}"))),
+    let reply = dispatch(
+        dsn,
+        || Some(key),
+        Slot::Blocking,
+        false,
+        |w| {
+            if w.client_id.is_none() {
+                match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
+                    Value::Int(id) => w.client_id = Some(id),
+                    other => {
+                        return Err(Fail::Lost(format!("unexpected CLIENT ID reply {other:?}")))
+                    }
+                }
             }
-        }
-        w.send(&blpop, 1)?;
-        if !w.wait_readable(timeout)? {
-            // Deadline first: unblock BLPOP over the main connection, then
-            // read its reply (nil, or an element that raced with us: kept).
-            let mut unblock = Args::cmd("CLIENT");
-            unblock.push("UNBLOCK").int(w.client_id.unwrap_or_default());
-            unblock.route = Some(key.to_vec()); // the node that holds the wait
-            if let Err(e) = command(dsn, &unblock, true) {
-                return Err(Fail::Lost(format!("could not end a blocking wait: {e}")));
+            w.send(&blpop, 1)?;
+            if !w.wait_readable(timeout)? {
+                // Deadline first: unblock BLPOP over the main connection, then
+                // read its reply (nil, or an element that raced with us: kept).
+                let mut unblock = Args::cmd("CLIENT");
+                unblock.push("UNBLOCK").int(w.client_id.unwrap_or_default());
+                unblock.route = Some(key.to_vec()); // the node that holds the wait
+                if let Err(e) = command(dsn, &unblock, true) {
+                    return Err(Fail::Lost(format!("could not end a blocking wait: {e}")));
+                }
             }
-        }
-        w.recv(read_timeout)
-    })?;
+            w.recv(read_timeout)
+        },
+    )?;
     match check(reply)? {
         Value::Array(mut kv) if kv.len() == 2 => match kv.pop() {
             Some(Value::BulkString(b)) => Ok(Some(b)),

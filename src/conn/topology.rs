@@ -354,9 +354,10 @@ fn redirect_of(v: &Value) -> Option<Redirect> {
 
 /// Runs one request (or pipeline) against the right server of `dsn`:
 /// itself, the cluster node owning `route`'s slot, or the current master.
-pub(crate) fn dispatch(
+/// `route` is only worked out on a cluster (not on the single-server hot path).
+pub(crate) fn dispatch<'r>(
     dsn: &Dsn,
-    route: Option<&[u8]>,
+    route: impl FnOnce() -> Option<&'r [u8]>,
     slot: Slot,
     retry_safe: bool,
     mut f: impl FnMut(&mut Wire) -> std::result::Result<Value, Fail>,
@@ -366,7 +367,7 @@ pub(crate) fn dispatch(
     };
     match &**topology {
         Topology::Cluster { seeds } => {
-            let slot_no = route.map(key_slot).unwrap_or(0);
+            let slot_no = route().map(key_slot).unwrap_or(0);
             let mut ask: Option<Arc<Dsn>> = None;
             let mut reload = false;
             for _ in 0..8 {

@@ -65,7 +65,7 @@ fn id_string(id: Vec<u8>) -> String {
 impl DelayQueue {
     /// @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
     /// @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
-    /// @param array $options visibility_timeout, max_attempts, backoff, prefix: see the class description.
+    /// @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
     /// @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
     pub fn __construct(
         name: Bytes,
