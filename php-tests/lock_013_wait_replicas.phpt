@@ -20,6 +20,9 @@ var_dump($raw->cmd('EXISTS', 'res'));
 // a replica attached: confirmed
 $r = new RkServer(['--replicaof', '127.0.0.1', (string)$m->port]);
 for ($i = 0; $i < 100 && $raw->cmd('WAIT', '1', '100') < 1; $i++);
+rk_assert($raw->cmd('WAIT', '1', '100') === 1, 'the replica is in sync');
+// a WAIT long enough for a loaded machine (the replica answers GETACK)
+$l = new RedisKit\RedisLock('res', $m->url, ['wait_replicas' => 1, 'wait_timeout' => 2.0, 'watchdog' => false]);
 var_dump($l->acquire(), $l->isAcquired(), is_int($l->fencingToken()));
 var_dump($r->raw()->cmd('GET', 'res') === $l->token());   // the replica has it already
 var_dump($l->release());
