@@ -76,6 +76,22 @@ impl Node {
         k
     }
 
+    /// One attempt of a waiter (lock_acquire.lua); `mode` as there.
+    fn acquire_call(&self, token: &[u8], ttl_ms: i64, mode: &str) -> ScriptCall<'static> {
+        let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
+        c.key(&self.lock)
+            .key(&self.fence)
+            .key(&self.waiters)
+            .key(&self.queue)
+            .key(&self.wake);
+        c.arg(token)
+            .int(ttl_ms)
+            .arg(mode)
+            .int(HEARTBEAT_MS)
+            .arg(&self.private);
+        c
+    }
+
     fn waiter_call<'a>(&self, script: &'a conn::Script, token: &[u8]) -> ScriptCall<'a> {
         let mut c = ScriptCall::new(script);
         c.key(&self.lock)
@@ -441,18 +457,7 @@ impl Lock {
         loop {
             let ttl_ms = sh.ttl_ms.load(SeqCst) as i64;
             let c = if waiting {
-                let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
-                c.key(&node.lock)
-                    .key(&node.fence)
-                    .key(&node.waiters)
-                    .key(&node.queue)
-                    .key(&node.wake);
-                c.arg(&sh.token)
-                    .int(ttl_ms)
-                    .arg(mode)
-                    .int(HEARTBEAT_MS)
-                    .arg(&node.private);
-                c
+                node.acquire_call(&sh.token, ttl_ms, mode)
             } else {
                 // One attempt: the lighter script of the hot path.
                 let mut c = ScriptCall::new(&scripts::LOCK_TRY);
@@ -551,17 +556,7 @@ impl Lock {
             let ttl_ms = ms_of(ttl) as i64;
             let start = Instant::now();
             let results = sh.each(|n| {
-                let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
-                c.key(&n.lock)
-                    .key(&n.fence)
-                    .key(&n.waiters)
-                    .key(&n.queue)
-                    .key(&n.wake);
-                c.arg(&sh.token)
-                    .int(ttl_ms)
-                    .arg(mode)
-                    .int(HEARTBEAT_MS)
-                    .arg(&n.private);
+                let c = n.acquire_call(&sh.token, ttl_ms, mode);
                 conn::eval(&n.dsn, &c, true).and_then(parse_attempt)
             });
             registered |= waiting;

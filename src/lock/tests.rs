@@ -157,3 +157,87 @@ fn bad_input() {
     assert!(matches!(l.acquire(f64::NAN), Err(Error::Invalid(_))));
     assert!(matches!(l.extend(Some(0.0)), Err(Error::Invalid(_))));
 }
+
+/// One attempt of a waiter, exactly as `acquire_single` sends it after a
+/// wake-up (mode '1', or '2' in fair mode).
+fn attempt(l: &Lock, mode: &str) -> Attempt {
+    let n = &l.sh.nodes[0];
+    let c = n.acquire_call(&l.sh.token, l.sh.ttl_ms.load(SeqCst) as i64, mode);
+    parse_attempt(conn::eval(&n.dsn, &c, true).unwrap()).unwrap()
+}
+
+fn leave(l: &Lock) {
+    let n = &l.sh.nodes[0];
+    let c = n.waiter_call(&scripts::LOCK_LEAVE, &l.sh.token);
+    conn::eval(&n.dsn, &c, true).unwrap();
+}
+
+/// The keys of resource `r` that exist, sorted.
+fn keys_of(r: &[u8]) -> Vec<Vec<u8>> {
+    let mut pat = b"*".to_vec();
+    pat.extend_from_slice(r);
+    pat.push(b'*');
+    let Value::Array(items) = raw(&[b"KEYS", &pat]) else {
+        panic!("KEYS")
+    };
+    let mut keys: Vec<Vec<u8>> = items
+        .into_iter()
+        .map(|v| conn::bytes(v, "KEYS").unwrap())
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[test]
+fn no_wake_hint_outlives_the_waiters() {
+    let nowd = || vec![("watchdog", OptValue::Bool(false))];
+    let r = ns("hints");
+    let wake = aux_key(&r, "wake");
+    let only_fence = vec![aux_key(&r, "fence")];
+    let a = lock(&r, nowd());
+    let b = lock(&r, nowd());
+    // B waits; A's release pushes a hint for it; B's BLPOP had just timed
+    // out, so its next attempt takes the lock without popping the hint.
+    assert!(a.acquire(0.0).unwrap());
+    assert!(matches!(attempt(&b, "1"), Attempt::Busy { .. }));
+    assert!(a.release().unwrap());
+    assert_eq!(raw(&[b"LLEN", &wake]), Value::Int(1));
+    assert!(matches!(attempt(&b, "1"), Attempt::Got(_)));
+    assert_eq!(raw(&[b"EXISTS", &wake]), Value::Int(0), "hint left behind");
+    assert!(b.release().unwrap());
+    assert_eq!(keys_of(&r), only_fence);
+
+    // A waiter that gives up, and one that died (heartbeat long gone): the
+    // hint pushed for them goes with them.
+    let c = lock(&r, nowd());
+    assert!(a.acquire(0.0).unwrap());
+    assert!(matches!(attempt(&b, "1"), Attempt::Busy { .. }));
+    assert!(matches!(attempt(&c, "1"), Attempt::Busy { .. }));
+    assert!(a.release().unwrap());
+    assert_eq!(raw(&[b"LLEN", &wake]), Value::Int(1));
+    raw(&[b"ZADD", &aux_key(&r, "waiters"), b"1", c.token()]);
+    leave(&b);
+    assert_eq!(keys_of(&r), only_fence);
+
+    // Fair mode: the head's own hint goes when the head is dropped as dead.
+    let fair = || {
+        vec![
+            ("watchdog", OptValue::Bool(false)),
+            ("fair", OptValue::Bool(true)),
+        ]
+    };
+    let (f1, f2) = (lock(&r, fair()), lock(&r, fair()));
+    assert!(a.acquire(0.0).unwrap());
+    assert!(matches!(
+        attempt(&f1, "2"),
+        Attempt::Busy { head: true, .. }
+    ));
+    assert!(a.release().unwrap());
+    let mut private = aux_key(&r, "wake:");
+    private.extend_from_slice(f1.token());
+    assert_eq!(raw(&[b"LLEN", &private]), Value::Int(1));
+    raw(&[b"ZADD", &aux_key(&r, "waiters"), b"1", f1.token()]);
+    assert!(matches!(attempt(&f2, "2"), Attempt::Got(_)));
+    assert!(f2.release().unwrap());
+    assert_eq!(keys_of(&r), only_fence);
+}

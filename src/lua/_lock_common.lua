@@ -7,20 +7,38 @@
 --   {K}:wake      list: wake-up hints for waiters in non-fair mode (BLPOP)
 --   {K}:wake:<t>  list: the wake-up hint of fair waiter <t>
 -- Wake-up hints only shorten a wait: every decision is taken by these scripts.
+-- No hint outlives the waiters: a released lock nobody waits for leaves only
+-- {K}:fence behind.
 
 local function now_us()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
--- Drops waiters whose heartbeat ran out.
-local function purge(w, q, ms)
+-- Never more wake-up hints pending than there are waiters: call whenever
+-- waiters left {K}:waiters (took the lock, gave up, or died). A hint pushed
+-- for a waiter that then took the lock without popping it (its BLPOP had just
+-- timed out, or it was between two attempts) would otherwise outlive every
+-- waiter; with nobody waiting, none stays behind.
+local function trim(w, n)
+  local waiting = redis.call('ZCARD', w)
+  if waiting == 0 then
+    redis.call('DEL', n)
+  elseif redis.call('LLEN', n) > waiting then
+    redis.call('LTRIM', n, 0, waiting - 1)
+  end
+end
+
+-- Drops waiters whose heartbeat ran out, with their hints.
+local function purge(w, q, n, priv, ms)
   local dead = redis.call('ZRANGEBYSCORE', w, '-inf', ms)
   if #dead > 0 then
     redis.call('ZREMRANGEBYSCORE', w, '-inf', ms)
     for i = 1, #dead, 500 do
       redis.call('ZREM', q, unpack(dead, i, math.min(i + 499, #dead)))
     end
+    for _, t in ipairs(dead) do redis.call('DEL', priv .. t) end
+    trim(w, n)
   end
 end
 
@@ -28,7 +46,7 @@ end
 -- Never more hints pending than there are waiters, and they expire.
 local function wake(w, q, n, priv, hb, ms)
   if redis.call('EXISTS', w) == 0 then return end
-  purge(w, q, ms)
+  purge(w, q, n, priv, ms)
   local head = redis.call('ZRANGE', q, 0, 0)[1]
   if head then
     local k = priv .. head

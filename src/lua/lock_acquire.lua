@@ -25,7 +25,7 @@ local holder = redis.call('GET', lock)
 local turn = holder == me or not holder
 if turn and holder ~= me and redis.call('EXISTS', q) == 1 then
   -- Fair waiters are queued: the lock is the head's.
-  purge(w, q, ms)
+  purge(w, q, n, priv, ms)
   local head = redis.call('ZRANGE', q, 0, 0)[1]
   if head and head ~= me then
     turn = false
@@ -34,9 +34,11 @@ if turn and holder ~= me and redis.call('EXISTS', q) == 1 then
 end
 if turn then
   if mode ~= '0' then
-    redis.call('ZREM', w, me)
+    local left = redis.call('ZREM', w, me)
     redis.call('ZREM', q, me)
     redis.call('DEL', priv .. me)
+    -- we stop waiting: so does any hint that was pushed for us
+    if left == 1 then trim(w, n) end
   end
   redis.call('SET', lock, me, 'PX', ttl)
   return {1, next_fence(us)}
