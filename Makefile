@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test bench stubs install clean
+.PHONY: all deps build demo test test-quick dist bench stubs install clean
 
 all: build
 
@@ -17,9 +17,22 @@ build: deps
 demo: build
 	@$(TOOLS)/with-redis.sh php -n -d extension=$(CURDIR)/$(EXT) -d extension=posix examples/demo.php
 
-test: build
+# the whole matrix: this machine, then the Debian chroots of platform.sh
+test: deps
 	@$(TOOLS)/deps.sh --stubs
 	@$(TOOLS)/test.sh
+
+# this machine only, for development (PHPT=php-tests/lock_*.phpt for a subset)
+test-quick: deps
+	@$(TOOLS)/deps.sh --stubs
+	@RK_PLATFORMS=host $(TOOLS)/test.sh
+
+# PIE pre-packaged binaries, one per PHP of the matrix, in dist/
+dist: build
+	@$(TOOLS)/dist.sh
+	@for p in $$($(TOOLS)/platform.sh list); do \
+	  $(TOOLS)/platform.sh run $$p bash -c 'cargo build --release --locked --quiet && php-tests/tools/dist.sh' || exit 1; \
+	done
 
 bench: build
 	@$(TOOLS)/with-redis.sh bench/run.sh

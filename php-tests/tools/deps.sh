@@ -16,6 +16,9 @@ php -n -d extension=igbinary -d extension=redis -r 'exit(class_exists("Redis") ?
   || php -r 'exit(class_exists("Redis") ? 0 : 1);' >/dev/null 2>&1 || need+=(php-redis)
 command -v cc >/dev/null || need+=(gcc)
 command -v openssl >/dev/null || need+=(openssl)
+command -v zip >/dev/null || need+=(zip)
+command -v unzip >/dev/null || need+=(unzip)
+command -v debootstrap >/dev/null || need+=(debootstrap) # the chroots of the test matrix
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -1,9 +1,27 @@
 # Shared by test.sh, with-redis.sh and bench: private redis-servers on free
 # loopback ports, always stopped on exit (success, failure or Ctrl-C).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-EXT="$ROOT/target/release/librediskit.so"
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+EXT="$TARGET/release/librediskit.so"
 PHP=${PHP:-php}
 export RK_RUN_DIR=${RK_RUN_DIR:-$(mktemp -d /tmp/rediskit.XXXXXX)}
+
+# The server under test: REDIS_SERVER / REDIS_CLI, else redis-server, else
+# valkey-server (same protocol and flags). use_server puts shims named
+# redis-server / redis-cli first on PATH, so every script and PHP test that
+# starts a server or runs the cli gets the chosen one.
+: "${REDIS_SERVER:=$(command -v redis-server || command -v valkey-server || echo redis-server)}"
+: "${REDIS_CLI:=$(command -v redis-cli || command -v valkey-cli || echo redis-cli)}"
+export REDIS_SERVER REDIS_CLI
+use_server() {
+  REDIS_SERVER=$1 REDIS_CLI=$2
+  mkdir -p "$RK_RUN_DIR/bin"
+  ln -sfn "$REDIS_SERVER" "$RK_RUN_DIR/bin/redis-server"
+  ln -sfn "$REDIS_CLI" "$RK_RUN_DIR/bin/redis-cli"
+  case ":$PATH:" in *":$RK_RUN_DIR/bin:"*) ;; *) export PATH="$RK_RUN_DIR/bin:$PATH" ;; esac
+}
+server_version() { "$REDIS_SERVER" --version | grep -oE '^[A-Za-z]+ server v=[0-9.]+' | sed 's/ server v=/ /'; }
+[ -x "$RK_RUN_DIR/bin/redis-server" ] || use_server "$REDIS_SERVER" "$REDIS_CLI"
 
 free_port() {
   "$PHP" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
@@ -52,11 +70,16 @@ start_cluster() {
   for p in "${ports[@]}"; do addrs+=("127.0.0.1:$p"); done
   redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes >"$RK_RUN_DIR/cluster-create.log" 2>&1 \
     || { cat "$RK_RUN_DIR/cluster-create.log" >&2; return 1; }
-  for _ in $(seq 100); do
-    redis-cli -p "${ports[0]}" cluster info 2>/dev/null | grep -q "cluster_state:ok" && { echo "${ports[*]}"; return 0; }
+  # every node, not just the first: the others can take a few hundred ms more
+  for _ in $(seq 300); do
+    local ok=1
+    for p in "${ports[@]}"; do
+      redis-cli -p "$p" cluster info 2>/dev/null | grep -q "cluster_state:ok" || { ok=0; break; }
+    done
+    [ $ok = 1 ] && { echo "${ports[*]}"; return 0; }
     sleep 0.1
   done
-  echo "cluster did not become ok" >&2
+  echo "cluster did not become ok on every node" >&2
   return 1
 }
 

@@ -1,69 +1,47 @@
 #!/usr/bin/env bash
-# `make test`: cargo tests, the PHPT suite, the stubs check and the PHP-FPM
-# check, each against redis-servers started here; ends with "N passed, N failed".
+# `make test`: the platform matrix. suite.sh runs on this machine (the host)
+# and inside each chroot of platform.sh; each prints its own result line, and
+# the last line is the total "N passed, N failed".
+#
+# RK_PLATFORMS="host trixie sid-php8.5" picks platforms (default: all).
 set -u
-source "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
+platforms=${RK_PLATFORMS:-host $(php-tests/tools/platform.sh list)}
 passed=0
 failed=0
-count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+results=()
+t0=$SECONDS
 
-port=$(start_redis main) || { echo "0 passed, 1 failed"; exit 1; }
-export REDIS_URL="redis://127.0.0.1:$port"
-echo "== redis-server for tests: $REDIS_URL"
+# what PIE downloads: the source archive, without tests and benches
+# (.gitattributes export-ignore); every platform's PIE stage builds from it
+echo "== source archive (git archive, as PIE downloads it)"
+t=$SECONDS
+if php-tests/tools/archive.sh; then passed=$((passed + 1)); r=ok; else failed=$((failed + 1)); r=FAILED; fi
+results+=("source archive: $r ($((SECONDS - t)) s)")
 
-echo "== cargo test"
-out=$(cargo test --quiet 2>&1); rc=$?
-echo "$out" | grep -E "^test .* (FAILED|ok)$|panicked|test result|error" | grep -v " ok$" || true
-p=$(echo "$out" | grep -oE "test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed" | awk '{s+=$4} END {print s+0}')
-f=$(echo "$out" | grep -oE "[0-9]+ failed" | awk '{s+=$1} END {print s+0}')
-[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { echo "$out" | tail -30; f=1; }
-count "$p" "$f"
-
-RUNTESTS="$(php-config --extension-dir)/build/run-tests.php"
-[ -f "$RUNTESTS" ] || RUNTESTS=$(find /usr/lib/php /usr/local/lib/php -name run-tests.php 2>/dev/null | head -1)
-PHPBIN=$(command -v "$PHP")
-# run_phpt FILES...: PHP's own run-tests.php on the release build
-run_phpt() {
-  local out p f s b w
-  out=$(TEST_PHP_EXECUTABLE="$PHPBIN" NO_INTERACTION=1 "$PHPBIN" -n "$RUNTESTS" -q -n -p "$PHPBIN" \
-    -d extension="$EXT" -d extension=posix --show-diff -j2 "$@" 2>&1)
-  echo "$out" | tr '\r' '\n' | sed 's/\x1b\[[0-9;]*m//g' | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped|warned)" | head -200
-  num() { echo "$out" | grep -E "^$1" | head -1 | grep -oE "[0-9]+" | head -1; }
-  p=$(num "Tests passed"); f=$(num "Tests failed"); s=$(num "Tests skipped"); b=$(num "Tests borked"); w=$(num "Tests warned")
-  [ -z "$p" ] && { echo "$out" | tail -20; p=0; f=1; }
-  # a skipped test did not prove anything: it counts as failed
-  count "${p:-0}" "$(( ${f:-0} + ${s:-0} + ${b:-0} + ${w:-0} ))"
-}
-
-echo "== PHPT suite (single redis-server)"
-run_phpt ${PHPT:-php-tests/*.phpt}
-
-if [ -z "${PHPT:-}" ] || [ -n "${TOPOLOGY:-}" ]; then
-  topo_tests=$(grep -vE '^\s*(#|$)' php-tests/topology.list | sed 's#^#php-tests/#')
-  echo "== core PHPT cases against a 6-node Redis Cluster"
-  if cports=$(start_cluster); then
-    set -- $cports
-    RK_CONNECTION="{\"cluster\":[\"redis://127.0.0.1:$1\",\"redis://127.0.0.1:$2\",\"redis://127.0.0.1:$3\"]}" \
-      REDIS_URL="redis://127.0.0.1:$1" run_phpt $topo_tests
+for p in $platforms; do
+  t=$SECONDS
+  log="$ROOT/target/test-$p.log"
+  mkdir -p "$ROOT/target"
+  if [ "$p" = host ]; then
+    RK_PLATFORM=host php-tests/tools/suite.sh 2>&1 | tee "$log"
   else
-    count 0 1
+    php-tests/tools/platform.sh run "$p" php-tests/tools/suite.sh 2>&1 | tee "$log"
   fi
-  echo "== core PHPT cases behind Redis Sentinel"
-  if sports=$(start_sentinel_group); then
-    set -- $sports
-    RK_CONNECTION="{\"sentinel\":[\"redis://127.0.0.1:$3\",\"redis://127.0.0.1:$4\",\"redis://127.0.0.1:$5\"],\"service\":\"rkmaster\"}" \
-      REDIS_URL="redis://127.0.0.1:$1" run_phpt $topo_tests
+  line=$(grep -E "^platform $p: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -1)
+  if [ -n "$line" ]; then
+    set -- $(echo "$line" | grep -oE "[0-9]+")
+    passed=$((passed + $1)); failed=$((failed + $2))
   else
-    count 0 1
+    line="platform $p: did not finish (counted as 1 failed)"
+    failed=$((failed + 1))
   fi
-fi
+  results+=("$line ($((SECONDS - t)) s)")
+done
 
-echo "== stubs match the built extension"
-if php-tests/tools/stubs.sh --check; then count 1 0; else count 0 1; fi
-
-echo "== PHP-FPM: persistent connections across requests"
-if php-tests/tools/fpm-check.sh; then count 1 0; else count 0 1; fi
-
+echo
+echo "== results ($((SECONDS - t0)) s)"
+for r in "${results[@]}"; do echo "$r"; done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

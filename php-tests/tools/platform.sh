@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The platforms of the test matrix besides the host: Debian chroots made with
+# debootstrap from Debian's packages, cached outside the work tree
+# ($RK_CACHE, default /var/cache/rediskit) and rebuilt when missing or when
+# their package list changes.
+#
+#   platform.sh list                 the platform names
+#   platform.sh ensure NAME          build the chroot if it is not there
+#   platform.sh run NAME CMD...      run CMD inside it, the work tree at /rk/src,
+#                                    the host's Rust toolchain bind-mounted, and
+#                                    CARGO_TARGET_DIR on a per-platform cache
+set -eu
+RK_CACHE=${RK_CACHE:-/var/cache/rediskit}
+MIRROR=${RK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+common="ca-certificates gcc libc6-dev make clang libclang-dev libfcgi-bin openssl procps zip unzip"
+# platform -> "suite|packages|packages from experimental"
+spec() {
+  case "$1" in
+    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools|" ;;
+    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm" ;;
+    *) echo "platform.sh: unknown platform '$1' (known: $(list))" >&2; return 1 ;;
+  esac
+}
+list() { echo "trixie sid-php8.5"; }
+
+ensure() {
+  local name=$1 s suite pkgs exp dir stamp want
+  s=$(spec "$name") || return 1
+  IFS='|' read -r suite pkgs exp <<<"$s"
+  dir="$RK_CACHE/chroot/$name"
+  stamp="$dir/.rediskit-ready"
+  want="$s"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  command -v debootstrap >/dev/null || { echo "platform.sh: debootstrap is missing (apt-get install debootstrap)" >&2; return 1; }
+  echo "== building the $name chroot ($suite) in $dir"
+  local t0=$SECONDS tmp="$dir.tmp"
+  rm -rf "$tmp" "$dir"
+  mkdir -p "$RK_CACHE/chroot"
+  debootstrap --variant=minbase "$suite" "$tmp" "$MIRROR" >"$RK_CACHE/chroot/$name.debootstrap.log" 2>&1 \
+    || { tail -20 "$RK_CACHE/chroot/$name.debootstrap.log" >&2; return 1; }
+  printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n' >"$tmp/etc/hosts"
+  cp /etc/resolv.conf "$tmp/etc/resolv.conf" 2>/dev/null || true
+  printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"
+  chmod +x "$tmp/usr/sbin/policy-rc.d"
+  # sid's Release file can be older than the clock
+  echo 'Acquire::Check-Valid-Until "false";' >"$tmp/etc/apt/apt.conf.d/99rediskit"
+  echo 'APT::Install-Recommends "false";' >>"$tmp/etc/apt/apt.conf.d/99rediskit"
+  if [ -n "$exp" ]; then
+    # only the named packages come from experimental (pulling all of
+    # experimental in breaks perl), and php-common stays sid's: experimental's
+    # 2:102~ Breaks php8.5-common
+    echo "deb $MIRROR experimental main" >"$tmp/etc/apt/sources.list.d/experimental.list"
+    local glob
+    for glob in $(for p in $exp; do echo "${p%%-*}*"; done | sort -u); do
+      printf 'Package: %s\nPin: release a=experimental\nPin-Priority: 990\n\n' "$glob"
+    done >"$tmp/etc/apt/preferences.d/rediskit"
+    printf 'Package: php-common\nPin: release a=unstable\nPin-Priority: 1001\n' >>"$tmp/etc/apt/preferences.d/rediskit"
+  fi
+  local inst="export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq $pkgs $exp"
+  in_chroot "$tmp" bash -c "$inst" >"$RK_CACHE/chroot/$name.apt.log" 2>&1 \
+    || { tail -30 "$RK_CACHE/chroot/$name.apt.log" >&2; return 1; }
+  echo "$want" >"$tmp/.rediskit-ready"
+  mv "$tmp" "$dir"
+  echo "== $name chroot ready in $((SECONDS - t0)) s"
+}
+
+# in_chroot DIR CMD...: a private mount namespace, so nothing stays mounted
+# when CMD ends, however it ends
+in_chroot() {
+  local dir=$1; shift
+  local target="$RK_CACHE/target/$(basename "${dir%.tmp}")"
+  mkdir -p "$target" "$dir/rk/src" "$dir/rk/target" "$dir/root/.cargo" "$dir/root/.rustup"
+  RK_DIR="$dir" RK_TARGET="$target" RK_SRC="$ROOT" unshare --mount --propagation private bash -c '
+    set -e
+    mount --bind /proc "$RK_DIR/proc"
+    mount --bind /dev "$RK_DIR/dev"
+    mount --bind /dev/pts "$RK_DIR/dev/pts" 2>/dev/null || true
+    mount -t tmpfs tmpfs "$RK_DIR/dev/shm" 2>/dev/null || true
+    mount -t tmpfs tmpfs "$RK_DIR/tmp"
+    mount --bind "$RK_SRC" "$RK_DIR/rk/src"
+    mount --bind "$RK_TARGET" "$RK_DIR/rk/target"
+    # this machine'"'"'s CA bundle, so cargo reaches the registry as it does here
+    [ -f /etc/ssl/certs/ca-certificates.crt ] && [ -f "$RK_DIR/etc/ssl/certs/ca-certificates.crt" ] \
+      && mount --bind -o ro /etc/ssl/certs/ca-certificates.crt "$RK_DIR/etc/ssl/certs/ca-certificates.crt"
+    mount --bind "${CARGO_HOME:-$HOME/.cargo}" "$RK_DIR/root/.cargo"
+    mount --bind "${RUSTUP_HOME:-$HOME/.rustup}" "$RK_DIR/root/.rustup"
+    exec chroot "$RK_DIR" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+      PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      CARGO_TARGET_DIR=/rk/target CARGO_TERM_COLOR=never RK_PLATFORM="${RK_PLATFORM:-}" \
+      CI="${CI:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
+  ' rk "$@"
+}
+
+case "${1:-}" in
+  list) list ;;
+  ensure) ensure "$2" ;;
+  run)
+    name=$2; shift 2
+    ensure "$name"
+    cd "$ROOT"
+    RK_PLATFORM=$name in_chroot "$RK_CACHE/chroot/$name" bash -c 'cd /rk/src && exec "$@"' rk "$@"
+    ;;
+  *) echo "usage: platform.sh list | ensure NAME | run NAME CMD..." >&2; exit 2 ;;
+esac

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# One platform of the matrix, on this machine or inside a chroot of
+# platform.sh: a build against this PHP, cargo test, the PHPT suite (against
+# Redis, again against Valkey where both are installed, then against a local
+# cluster and a sentinel group), the stubs check, the PHP-FPM check, the PIE
+# source build and the pre-packaged binary. Ends with
+# "platform NAME: N passed, N failed".
+#
+# PHPT=files runs only those PHPT files (and skips the other stages unless
+# STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
+# stubs fpm pie dist" picks stages.
+set -u
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+platform=${RK_PLATFORM:-host}
+passed=0
+failed=0
+count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+if [ -n "${STAGES:-}" ]; then :
+elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
+else STAGES="build cargo phpt valkey cluster sentinel stubs fpm pie dist"
+fi
+want() { [[ " $STAGES " == *" $1 "* ]]; }
+t_stage=$SECONDS
+stage() {
+  [ -n "${stage_name:-}" ] && echo "   ($stage_name: $((SECONDS - t_stage)) s)"
+  stage_name=$1; t_stage=$SECONDS
+  [ -n "$1" ] && echo "== [$platform] $1"
+}
+finish() {
+  stage ""
+  echo "platform $platform: $passed passed, $failed failed"
+  exit $([ "$failed" -eq 0 ] && echo 0 || echo 1)
+}
+
+PHPBIN=$(command -v "$PHP")
+PHPVER=$("$PHPBIN" -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
+echo "== [$platform] PHP $("$PHPBIN" -n -r 'echo PHP_VERSION;'), $(server_version)$(command -v valkey-server >/dev/null && [ "$(command -v valkey-server)" != "$REDIS_SERVER" ] && echo ", $(valkey-server --version | grep -oE 'v=[0-9.]+' | sed 's/v=/Valkey /')")"
+
+if want build; then
+  stage "build against PHP $PHPVER"
+  if cargo build --release --locked --quiet && cargo build --locked --quiet; then count 1 0; else count 0 1; finish; fi
+fi
+
+port=$(start_redis main) || { count 0 1; finish; }
+export REDIS_URL="redis://127.0.0.1:$port"
+
+if want cargo; then
+  stage "cargo test ($(server_version))"
+  out=$(cargo test --locked --quiet 2>&1); rc=$?
+  echo "$out" | grep -E "^test .* (FAILED|ok)$|panicked|test result|error" | grep -v " ok$" || true
+  p=$(echo "$out" | grep -oE "test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed" | awk '{s+=$4} END {print s+0}')
+  f=$(echo "$out" | grep -oE "[0-9]+ failed" | awk '{s+=$1} END {print s+0}')
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { echo "$out" | tail -30; f=1; }
+  count "$p" "$f"
+fi
+
+RUNTESTS="$("${PHPBIN}-config" --extension-dir 2>/dev/null || php-config --extension-dir)/build/run-tests.php"
+[ -f "$RUNTESTS" ] || RUNTESTS=$(find /usr/lib/php /usr/local/lib/php -name run-tests.php 2>/dev/null | head -1)
+# run_phpt FILES...: PHP's own run-tests.php on the release build. Its
+# automatic retry of "flaky" tests is off: a flake is a failure.
+run_phpt() {
+  local out p f s b w
+  out=$(TEST_PHP_EXECUTABLE="$PHPBIN" NO_INTERACTION=1 SKIP_ONLINE_TESTS=1 "$PHPBIN" -n "$RUNTESTS" -q -n -p "$PHPBIN" \
+    -d extension="$EXT" -d extension=posix --show-diff --no-progress -j2 "$@" 2>&1)
+  echo "$out" | tr '\r' '\n' | sed 's/\x1b\[[0-9;]*m//g' | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped|warned)" | head -200
+  num() { echo "$out" | grep -E "^$1" | head -1 | grep -oE "[0-9]+" | head -1; }
+  p=$(num "Tests passed"); f=$(num "Tests failed"); s=$(num "Tests skipped"); b=$(num "Tests borked"); w=$(num "Tests warned")
+  [ -z "$p" ] && { echo "$out" | tail -20; p=0; f=1; }
+  # a skipped test did not prove anything: it counts as failed
+  count "${p:-0}" "$(( ${f:-0} + ${s:-0} + ${b:-0} + ${w:-0} ))"
+}
+phpt_files=${PHPT:-php-tests/*.phpt}
+
+if want phpt; then
+  stage "PHPT suite, single server ($(server_version))"
+  run_phpt $phpt_files
+fi
+
+if want valkey && command -v valkey-server >/dev/null && [ "$(command -v valkey-server)" != "$REDIS_SERVER" ]; then
+  saved_server=$REDIS_SERVER saved_cli=$REDIS_CLI
+  use_server "$(command -v valkey-server)" "$(command -v valkey-cli)"
+  stage "PHPT suite, single server ($(server_version))"
+  if vport=$(start_redis valkey); then
+    REDIS_URL="redis://127.0.0.1:$vport" run_phpt $phpt_files
+  else
+    count 0 1
+  fi
+  use_server "$saved_server" "$saved_cli"
+fi
+
+topo_tests=$(grep -vE '^\s*(#|$)' php-tests/topology.list | sed 's#^#php-tests/#')
+if want cluster; then
+  stage "core PHPT cases against a 6-node cluster ($(server_version))"
+  if cports=$(start_cluster); then
+    set -- $cports
+    RK_CONNECTION="{\"cluster\":[\"redis://127.0.0.1:$1\",\"redis://127.0.0.1:$2\",\"redis://127.0.0.1:$3\"]}" \
+      REDIS_URL="redis://127.0.0.1:$1" run_phpt $topo_tests
+  else
+    count 0 1
+  fi
+fi
+if want sentinel; then
+  stage "core PHPT cases behind Sentinel ($(server_version))"
+  if sports=$(start_sentinel_group); then
+    set -- $sports
+    RK_CONNECTION="{\"sentinel\":[\"redis://127.0.0.1:$3\",\"redis://127.0.0.1:$4\",\"redis://127.0.0.1:$5\"],\"service\":\"rkmaster\"}" \
+      REDIS_URL="redis://127.0.0.1:$1" run_phpt $topo_tests
+  else
+    count 0 1
+  fi
+fi
+
+if want stubs; then
+  stage "stubs match the built extension"
+  if php-tests/tools/stubs.sh --check; then count 1 0; else count 0 1; fi
+fi
+
+if want fpm; then
+  stage "PHP-FPM $PHPVER: persistent connections across requests"
+  if php-tests/tools/fpm-check.sh; then count 1 0; else count 0 1; fi
+fi
+
+if want pie; then
+  stage "PIE source build (phpize, configure, make, make install) on PHP $PHPVER"
+  if php-tests/tools/pie-build.sh; then count 1 0; else count 0 1; fi
+fi
+
+if want dist; then
+  stage "pre-packaged binary for PHP $PHPVER"
+  if php-tests/tools/dist.sh --check; then count 1 0; else count 0 1; fi
+fi
+
+finish
