@@ -4,15 +4,23 @@
 set -u
 cd "$(dirname "$0")/../.."
 raw=$(cargo php stubs --stdout 2>/dev/null) || { echo "cargo php stubs failed (run: php-tests/tools/deps.sh --stubs)"; exit 1; }
-fixed=$(echo "$raw" | php -n -d extension="$PWD/target/debug/librediskit.so" php-tests/tools/fix-stubs.php) || exit 1
+fixed=$(echo "$raw" | php -n -d extension="${CARGO_TARGET_DIR:-$PWD/target}/debug/librediskit.so" php-tests/tools/fix-stubs.php) || exit 1
+# the same file twice: in stubs/ and in the composer package rediskit/stubs
+files="stubs/rediskit.stubs.php packages/stubs/rediskit.stubs.php"
 if [ "${1:-}" = "--check" ]; then
-  if ! diff -u stubs/rediskit.stubs.php <(echo "$fixed"); then
-    echo "stubs/rediskit.stubs.php is out of date: run 'make stubs' and commit it"
-    exit 1
-  fi
-  echo "stubs up to date"
+  bad=0
+  for f in $files; do
+    if ! diff -u "$f" <(echo "$fixed"); then
+      echo "$f is out of date: run 'make stubs' and commit it"
+      bad=1
+    fi
+  done
+  [ $bad = 0 ] && echo "stubs up to date ($files)"
+  exit $bad
 else
-  mkdir -p stubs
-  echo "$fixed" > stubs/rediskit.stubs.php
-  echo "wrote stubs/rediskit.stubs.php"
+  for f in $files; do
+    mkdir -p "$(dirname "$f")"
+    echo "$fixed" > "$f"
+    echo "wrote $f"
+  done
 fi

@@ -1,0 +1,574 @@
+<?php
+
+// Stubs for rediskit
+
+namespace RedisKit {
+    /**
+     * Redis could not be reached, the connection was lost, or a reply did not
+     * arrive within the read timeout. The message never contains a password.
+     */
+    class ConnectionException extends \RedisKit\Exception {
+    }
+
+    /**
+     * Delayed jobs on Redis: due times on the Redis server's clock (millisecond
+     * precision, never handed out early), claimed atomically in one round trip,
+     * at-least-once delivery with a visibility timeout, retries with exponential
+     * backoff and a dead set.
+     *
+     * A job is `['id' => string, 'payload' => string, 'attempts' => int, 'due_at' => float]`:
+     * `id` is the id push() returned (the same for every delivery), `attempts`
+     * the earlier deliveries that ended without an ack (timed out or retried),
+     * `due_at` the unix time (seconds, Redis clock) the job was due at.
+     *
+     * Claims: each worker process is one consumer (all its DelayQueue objects
+     * share a random identity; a forked child gets a new one), unless the
+     * `consumer` option names one. ack(), retry() and touch() only act on jobs
+     * whose latest claim is this consumer's, and return false otherwise, changing
+     * nothing. A claim whose visibility timeout has passed stays valid until
+     * another consumer claims the job.
+     *
+     * Options: `visibility_timeout` (seconds a claimed job stays invisible to
+     * other consumers, default 30.0), `max_attempts` (deliveries before a job
+     * is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
+     * the exponential backoff with jitter after a visibility timeout: attempt n
+     * waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
+     * default 1.0), `prefix` (string, default ini rediskit.prefix), `consumer`
+     * (string: an explicit consumer identity, e.g. to run two consumers in one
+     * process; never give two processes the same one). Options are
+     * per object, not stored in Redis: give all users of a queue the same ones.
+     */
+    final class DelayQueue {
+        /**
+         * @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
+         * @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
+         */
+        public function __construct(string $name, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Done with a job: deletes it for good, if this consumer holds its latest claim.
+         * @return bool false for an unknown id, a job claimed by another consumer since, or one this consumer did not claim (nothing changed).
+         *
+         * @param string $id
+         */
+        public function ack(string $id): bool {}
+
+        /**
+         * Deletes a job that is not in flight: scheduled, due, or dead.
+         * @return bool false for an unknown id or a job claimed by a consumer now.
+         *
+         * @param string $id
+         */
+        public function cancel(string $id): bool {}
+
+        /**
+         * Jobs per state, by the Redis clock. 'scheduled' are not due yet; 'due'
+         * wait for a consumer; 'in_flight' are claimed and not acked (including
+         * claims past their visibility timeout that no pop() has put back yet).
+         * @return array{scheduled: int, due: int, in_flight: int, dead: int}
+         */
+        public function counts(): array {}
+
+        /**
+         * Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
+         * the number of failed deliveries, 'due_at' when the job was
+         * dead-lettered (unix seconds, Redis clock).
+         * @param int $limit 1 ..= 10000.
+         * @return list<array{id: string, payload: string, attempts: int, due_at: float}>
+         * @throws \ValueError if $limit is out of range.
+         */
+        public function dead(int $limit = 100): array {}
+
+        /**
+         * Claims up to $max due jobs (earliest due first, push order for equal
+         * due times) for this consumer until now + visibility_timeout, in one
+         * atomic script and one round trip. Before claiming, it puts back up to
+         * 100 claims whose visibility timeout has passed (attempts + 1, backoff)
+         * or dead-letters them once they used max_attempts.
+         *
+         * With $wait > 0 it blocks (without polling) until at least one job is
+         * claimed or $wait seconds have passed, waking when the next job falls
+         * due or a job due earlier is pushed. PHP signal handlers run only after
+         * pop() returns: keep $wait short in workers that handle signals.
+         * @param int $max 1 ..= 1000.
+         * @param float $wait Seconds, >= 0.
+         * @return list<array{id: string, payload: string, attempts: int, due_at: float}> [] if none.
+         * @throws \ValueError if $max is out of range or $wait is negative, NAN or INF.
+         * @throws \RedisKit\ConnectionException if Redis cannot be reached (jobs claimed by a call whose reply was lost come back after the visibility timeout).
+         */
+        public function pop(int $max = 1, float $wait = 0.0): array {}
+
+        /**
+         * Deletes every job in every state. Job ids are never reused afterwards.
+         *
+         * @return void
+         */
+        public function purge(): void {}
+
+        /**
+         * Adds a job due $delay seconds from now (Redis clock). Every call is a
+         * new job, even with a payload already queued.
+         * @param string $payload Any bytes (serialize structured data yourself).
+         * @param float $delay Seconds, >= 0.
+         * @return string The job id.
+         * @throws \ValueError if $delay is negative, NAN or INF.
+         * @throws \RedisKit\ConnectionException if Redis cannot be reached (the job may or may not have been added if the connection broke mid-call).
+         */
+        public function push(string $payload, float $delay = 0.0): string {}
+
+        /**
+         * Adds a job due at the unix time $timestamp (seconds, millisecond
+         * precision, compared with the Redis server's clock). A time in the past
+         * is due at once, ahead of jobs due later.
+         * @param float $timestamp Unix time in seconds, 0 ..= 1e11.
+         * @return string The job id.
+         * @throws \ValueError if $timestamp is out of range, NAN or INF.
+         *
+         * @param string $payload
+         */
+        public function pushAt(string $payload, float $timestamp): string {}
+
+        /**
+         * Adds one job per payload, all due $delay seconds from now, in one
+         * round trip (atomic per 1000 payloads). Keys of $payloads are ignored.
+         * @param array<string> $payloads
+         * @param float $delay Seconds, >= 0.
+         * @return list<string> The job ids, in the order of $payloads.
+         * @throws \ValueError if a payload is not a string (nothing is added), or $delay is negative, NAN or INF.
+         */
+        public function pushMany(array $payloads, float $delay = 0.0): array {}
+
+        /**
+         * Moves one dead job ($id), or all of them (null), back to the
+         * schedule, due now, with attempts reset to 0.
+         * @return int How many jobs moved (0 for an id that is not dead).
+         *
+         * @param string|null $id
+         */
+        public function requeueDead(?string $id = null): int {}
+
+        /**
+         * Gives a claimed job back, due $delay seconds from now. Counts as a
+         * failed attempt: a job that has used max_attempts goes to the dead set
+         * instead (true is returned either way).
+         * @param float $delay Seconds, >= 0.
+         * @return bool false if this consumer does not hold the job's latest claim (nothing changed).
+         * @throws \ValueError if $delay is negative, NAN or INF.
+         *
+         * @param string $id
+         */
+        public function retry(string $id, float $delay = 0.0): bool {}
+
+        /**
+         * Extends this consumer's claim: the job stays invisible to other
+         * consumers until now + visibility_timeout. Call it regularly during
+         * long work; false means another consumer has the job now (stop).
+         * @return bool false if this consumer does not hold the job's latest claim (nothing changed).
+         *
+         * @param string $id
+         */
+        public function touch(string $id): bool {}
+    }
+
+    /**
+     * Base class of every rediskit failure on the Redis side; the message carries
+     * Redis's own error text (e.g. `WRONGTYPE Operation against a key holding
+     * the wrong kind of value`).
+     */
+    class Exception extends \RuntimeException {
+    }
+
+    /**
+     * A lock held by `RedisLock::run()` was lost while the callback ran (its TTL
+     * ran out or another owner took it): other code may have held it meanwhile.
+     */
+    class LockLostException extends \RedisKit\Exception {
+    }
+
+    /**
+     * A lock could not be acquired within the time allowed.
+     */
+    class LockTimeoutException extends \RedisKit\Exception {
+    }
+
+    /**
+     * Exact rate limits: one atomic script per check (one round trip), timed by
+     * the Redis server's clock. A refused attempt consumes nothing.
+     *
+     * Algorithms (option `algorithm`): 'sliding_window' (default: an exact log,
+     * at most $limit units in any $window seconds), 'fixed_window' (at most
+     * $limit per window aligned on multiples of $window since the Unix epoch),
+     * 'token_bucket' ($burst tokens refilled at $limit per $window),
+     * 'gcra' (the same decisions as token_bucket, stored as one number).
+     *
+     * Options: `algorithm`; `burst` (int, token_bucket/gcra capacity, default
+     * $limit); `on_error` ('throw' default | 'allow' | 'deny' | 'local': an
+     * in-process limiter with the same settings, per worker, while Redis cannot
+     * be reached); `local_block` (bool, default true: once a key is refused with
+     * retry_after X, this worker refuses it for X without a round trip);
+     * `prefix` (string, default ini rediskit.prefix).
+     *
+     * Redis keys: `<prefix><name>:<sw|fw|tb|gcra>:{<key>}`, each with a TTL.
+     *
+     * A result: `['allowed' => bool, 'limit' => int, 'remaining' => int,
+     * 'retry_after' => float, 'reset_after' => float, 'policy' => string,
+     * 'window' => float]`, durations in seconds (retry_after 0.0 when allowed;
+     * reset_after: until the full allowance is back; policy: the limiter's name;
+     * window: $window).
+     */
+    final class RateLimiter {
+        /**
+         * @param string $name The limiter's name (part of its Redis keys; no '{' or '}').
+         * @param int $limit Units allowed per window (>= 1).
+         * @param float $window Seconds (> 0, microsecond precision).
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param array $options See the class description.
+         * @throws \ValueError on a bad limit, window, DSN, unknown option or bad option value.
+         */
+        public function __construct(string $name, int $limit, float $window, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * attempt() reduced to its verdict.
+         * @return bool true if the $cost units were consumed.
+         * @throws \ValueError see attempt().
+         * @throws \RedisKit\ConnectionException see attempt().
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public function allow(string $key, int $cost = 1): bool {}
+
+        /**
+         * Consumes $cost units for $key if the limit allows it (then allowed is
+         * true), nothing otherwise.
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         * @throws \ValueError if $cost < 1 or above what the limiter can ever allow at once (limit, or burst), or $key is empty.
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached and on_error is 'throw'.
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public function attempt(string $key, int $cost = 1): array {}
+
+        /**
+         * Checks several limiters for $key in one round trip, at one instant:
+         * allowed only if all allow, and then $cost is consumed from all of
+         * them; otherwise from none. The result describes the limiter with the
+         * least remaining (allowed) or the longest retry_after (refused).
+         * @param list<RateLimiter> $limiters On one connection (same DSN), with distinct name/algorithm pairs.
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         * @throws \ValueError for an empty list, an element that is not a RateLimiter, limiters on different connections, or a bad $cost.
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached and a limiter's on_error is 'throw'.
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public static function attemptAll(array $limiters, string $key, int $cost = 1): array {}
+
+        /**
+         * HTTP response headers for a result, per
+         * draft-ietf-httpapi-ratelimit-headers-10: `RateLimit-Policy`
+         * ("<policy>";q=<limit>;w=<window>, w only for a whole number of
+         * seconds), `RateLimit` ("<policy>";r=<remaining>;t=<seconds>: until the
+         * full allowance when allowed, retry_after when refused), and
+         * `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`
+         * (seconds until the full allowance, not a timestamp), plus
+         * `Retry-After` when refused. Seconds are whole, rounded up.
+         * @param array $result What attempt(), peek() or attemptAll() returned.
+         * @return array<string, string> header name => value
+         * @throws \ValueError if $result lacks a key or holds a value of the wrong type or range.
+         */
+        public static function headers(array $result): array {}
+
+        /**
+         * What an attempt of cost 1 would get now; consumes nothing (and always
+         * asks Redis, whatever local_block remembers).
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached and on_error is 'throw'.
+         *
+         * @param string $key
+         */
+        public function peek(string $key): array {}
+
+        /**
+         * Forgets $key: its next attempt starts from the full allowance. Also
+         * clears this worker's local_block entry and in-process state for it
+         * (other workers may keep refusing it from their cache for up to the
+         * retry_after they were given).
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached (whatever on_error says).
+         *
+         * @param string $key
+         * @return void
+         */
+        public function reset(string $key): void {}
+    }
+
+    /**
+     * Real-time rankings on a Redis sorted set. Every read is one round trip.
+     *
+     * Options: `order` ('desc' high first | 'asc' low first), `ranking`
+     * ('ordinal' 1,2,3,4 | 'competition' 1,2,2,4 | 'dense' 1,2,2,3), `ties`
+     * ('lexical' Redis's order | 'earliest' first to reach a score ranks higher),
+     * `prefix` (string, default ini rediskit.prefix), `ttl` (seconds: the board
+     * expires that long after its last write), `periods` (list of 'daily',
+     * 'weekly', 'monthly': boards kept per UTC period), `retention` (past periods
+     * kept, default 2).
+     */
+    final class RedisLeaderboard {
+        /**
+         * @param string $name Board name; the Redis key is prefix . name.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param array $options See the class description.
+         * @throws \ValueError on a bad DSN, an unknown option or a bad option value.
+         */
+        public function __construct(string $name, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Up to 2*$radius+1 entries centred on the member, the window shifted at
+         * the top and bottom so it stays full; [] when the member is absent.
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $radius < 0.
+         *
+         * @param string $member
+         * @param int $radius
+         */
+        public function around(string $member, int $radius = 2): array {}
+
+        /**
+         * Entries at positions $fromRank..$toRank (inclusive, 1-based).
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $fromRank < 1 or $fromRank > $toRank.
+         *
+         * @param int $fromRank
+         * @param int $toRank
+         */
+        public function between(int $fromRank, int $toRank): array {}
+
+        /**
+         * Deletes the board (and its side keys; period boards are kept).
+         *
+         * @return void
+         */
+        public function clear(): void {}
+
+        /**
+         * @return int Number of members on the board.
+         */
+        public function count(): int {}
+
+        /**
+         * @return array{member: string, score: float, rank: int}|null
+         *
+         * @param string $member
+         */
+        public function entry(string $member): ?array {}
+
+        /**
+         * Adds $delta to the member's score (a new member starts at 0).
+         * @return float The new score.
+         *
+         * @param string $member
+         * @param float $delta
+         */
+        public function incrementScore(string $member, float $delta): float {}
+
+        /**
+         * Page $page (1-based) of $perPage entries: page 1 holds ranks 1..perPage.
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $page or $perPage < 1.
+         *
+         * @param int $page
+         * @param int $perPage
+         */
+        public function page(int $page, int $perPage = 25): array {}
+
+        /**
+         * @return float|null Share of the board (0..100) the member is ahead of or tied with; null when absent.
+         *
+         * @param string $member
+         */
+        public function percentile(string $member): ?float {}
+
+        /**
+         * The board of one period ('daily', 'weekly', 'monthly'): the current one
+         * by the Redis server's clock (UTC), or the one named by $id
+         * ('2026-11-29', '2026-W48', '2026-11').
+         * @throws \ValueError for a period this board does not keep or a malformed id.
+         *
+         * @param string $period
+         * @param string|null $id
+         * @return \RedisKit\RedisLeaderboard
+         */
+        public function period(string $period, ?string $id = null): \RedisKit\RedisLeaderboard {}
+
+        /**
+         * @return int|null 1-based rank under the board's ranking mode, null when absent.
+         *
+         * @param string $member
+         */
+        public function rank(string $member): ?int {}
+
+        /**
+         * Removes members from the board.
+         * @return int How many of them were on the board.
+         *
+         * @param mixed $members
+         */
+        public function remove(mixed ...$members): int {}
+
+        /**
+         * @return float|null The member's score, null when absent.
+         *
+         * @param string $member
+         */
+        public function score(string $member): ?float {}
+
+        /**
+         * Sets the member's score, replacing any previous one.
+         * @throws \ValueError if $score is NAN.
+         * @throws \RedisKit\Exception on a Redis error (e.g. the key holds another type).
+         *
+         * @param string $member
+         * @param float $score
+         * @return void
+         */
+        public function setScore(string $member, float $score): void {}
+
+        /**
+         * Stores the score only if it beats the member's current one (higher for
+         * 'desc', lower for 'asc'), or if the member is new.
+         * @return bool true if the score was stored.
+         *
+         * @param string $member
+         * @param float $score
+         */
+        public function setScoreIfBetter(string $member, float $score): bool {}
+
+        /**
+         * Sets many scores at once ([member => score]), pipelined in chunks.
+         * Nothing is written if any score is not a number.
+         * @param array<string|int, int|float> $scores
+         * @return int How many of the members were new to the board.
+         *
+         * @param array $scores
+         */
+        public function setScores(array $scores): int {}
+
+        /**
+         * The best $limit entries, best first.
+         * @return list<array{member: string, score: float, rank: int}>
+         * @throws \ValueError if $limit < 1.
+         *
+         * @param int $limit
+         */
+        public function top(int $limit = 10): array {}
+    }
+
+    /**
+     * A distributed lock on one resource. Acquire is one round trip; waiters are
+     * woken by the holder's release (or its TTL expiry) instead of polling; every
+     * successful acquire gets a fencing token; a watchdog thread renews held
+     * locks; a lock never outlives its request.
+     *
+     * Options: `ttl` (seconds, default 30.0; every lock expires), `watchdog`
+     * (bool, default true: renew every ttl/3 while held), `fair` (bool, default
+     * false: waiters get the lock in arrival order), `token` (string: adopt an
+     * existing owner token, to release or extend a lock taken elsewhere; such an
+     * object is never released automatically), `prefix` (string, default ini
+     * rediskit.prefix), `wait_replicas` (int, default 0: the lock counts only once
+     * that many replicas confirmed it with WAIT; narrows what a failover can lose),
+     * `wait_timeout` (seconds WAIT may take, default 0.1).
+     *
+     * `$connection` may be a list of 3 or more DSNs of independent masters:
+     * Redlock (a majority within the validity time).
+     */
+    final class RedisLock {
+        /**
+         * @param string $resource What the lock protects; the Redis key is prefix . resource.
+         * @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a list of >= 3 DSNs (Redlock).
+         * @param array $options See the class description.
+         * @throws \ValueError on an empty resource, a bad DSN, a Redlock list with fewer than 3 entries,
+         *   an unknown option or a bad option value (e.g. ttl <= 0).
+         */
+        public function __construct(string $resource, string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Releases the lock if this object took it (not an adopted token's lock).
+         */
+        public function __destruct() {}
+
+        /**
+         * Takes the lock. With $wait = 0 tries once; with $wait > 0 blocks up to
+         * $wait seconds, woken as soon as the holder releases it or its TTL runs out.
+         * Acquiring a lock this object already holds renews it (no counting).
+         * @param float $wait Seconds to wait (>= 0).
+         * @return bool true if this object now holds the lock.
+         * @throws \ValueError if $wait < 0 or not finite.
+         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+         */
+        public function acquire(float $wait = 0.0): bool {}
+
+        /**
+         * Resets the lock's TTL if this owner still holds it.
+         * @param float|null $ttl Seconds (> 0); null for the ttl option. It also becomes the TTL the watchdog renews with.
+         * @return bool true if still the owner and renewed.
+         * @throws \ValueError if $ttl <= 0.
+         */
+        public function extend(?float $ttl = null): bool {}
+
+        /**
+         * The fencing token of this object's last successful acquire: strictly
+         * greater than every token handed out earlier for this resource. Pass it
+         * to the storage you write to and have it reject writes carrying a token
+         * lower than the highest it has seen.
+         * @return int|null null before the first successful acquire.
+         */
+        public function fencingToken(): ?int {}
+
+        /**
+         * Asks Redis whether this owner (token) holds the lock now.
+         * @return bool
+         */
+        public function isAcquired(): bool {}
+
+        /**
+         * Releases the lock if this owner (token) holds it, and wakes the next waiter.
+         * @return bool true if this owner held it and released it (on a majority for Redlock).
+         */
+        public function release(): bool {}
+
+        /**
+         * @return float|null Seconds until the lock expires, null when this owner does not hold it.
+         */
+        public function remainingTtl(): ?float {}
+
+        /**
+         * Acquires the lock (waiting up to $wait seconds), calls $callback() and
+         * releases the lock whatever happens (finally).
+         * @param callable $callback Called without arguments; its return value is returned.
+         * @param float $wait Seconds to wait for the lock (>= 0).
+         * @return mixed What $callback returned.
+         * @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
+         * @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
+         *   meanwhile (its TTL ran out or another owner took it): other code may have run
+         *   under the lock at the same time.
+         * @throws \Throwable whatever $callback throws, rethrown after the release.
+         */
+        public function run(callable $callback, float $wait = 0.0): mixed {}
+
+        /**
+         * @return string The owner token (a UUID, or the adopted `token` option).
+         */
+        public function token(): string {}
+    }
+
+    /**
+     * This worker's counters: connections_opened, live_connections, reconnects,
+     * commands, scripts_loaded, noscript_fallbacks, errors, requests,
+     * topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in commands), pid.
+     * @return array<string, int>
+     */
+    function stats(): array {}
+}
