@@ -231,6 +231,36 @@ fn wait_signal_wakes_on_push_and_on_time() {
 }
 
 #[test]
+fn a_signal_does_not_break_a_reply_read() {
+    extern "C" fn nothing(_: libc::c_int) {}
+    // SAFETY: installs a handler that does nothing (as a PHP pcntl_signal
+    // handler does at the C level: it only records the signal).
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = nothing as extern "C" fn(libc::c_int) as usize;
+        libc::sigaction(libc::SIGUSR1, &sa, std::ptr::null_mut());
+    }
+    let dsn = test_dsn();
+    let k = key("eintr");
+    // SAFETY: this thread's own id; it outlives the signals (joined below).
+    let me = unsafe { libc::pthread_self() } as usize;
+    let signaller = std::thread::spawn(move || {
+        for _ in 0..2 {
+            std::thread::sleep(Duration::from_millis(50));
+            // SAFETY: the test thread is still running (it joins us).
+            unsafe { libc::pthread_kill(me as libc::pthread_t, libc::SIGUSR1) };
+        }
+    });
+    // a reply that takes 200 ms: both signals interrupt the read (EINTR)
+    let t = Instant::now();
+    let r = command(&dsn, &cmd(&[b"BLPOP", &k, b"0.2"]), false);
+    let took = t.elapsed();
+    signaller.join().unwrap();
+    assert!(matches!(r, Ok(Value::Nil)), "{r:?} after {took:?}");
+    assert!(took >= Duration::from_millis(200), "{took:?}");
+}
+
+#[test]
 fn unreachable_hosts_fail_within_the_connect_timeout() {
     // nothing listens on port 1 of loopback: refused at once
     let dsn = Dsn::parse("redis://127.0.0.1:1?timeout=0.3", Timeouts::default()).unwrap();

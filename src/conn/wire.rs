@@ -88,6 +88,38 @@ impl Write for Stream {
     }
 }
 
+/// The stream as the reply parser reads it: a read interrupted by a signal
+/// is resumed, with the time left until `deadline`. On Linux a socket read
+/// with a timeout fails with EINTR whenever a signal handler runs (a PHP
+/// `pcntl_signal` handler: SIGCHLD of a forked worker, SIGALRM, ...),
+/// SA_RESTART or not, and after a SIGSTOP/SIGCONT even without one; the
+/// reply is still on its way, and giving up would leave the caller with
+/// "the command may or may not have run".
+struct Resumed<'a> {
+    stream: &'a mut Stream,
+    deadline: Instant,
+    retimed: bool,
+}
+
+impl Read for Resumed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match self.stream.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                    let left = self.deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(io::ErrorKind::TimedOut.into());
+                    }
+                    self.stream
+                        .set_timeout(Some(left.max(Duration::from_millis(1))))?;
+                    self.retimed = true;
+                }
+                r => return r,
+            }
+        }
+    }
+}
+
 pub struct Wire {
     stream: Stream,
     parser: redis::Parser,
@@ -277,7 +309,16 @@ impl Wire {
 
     pub fn recv(&mut self, timeout: Duration) -> Result<Value, Fail> {
         self.set_timeout(timeout)?;
-        match self.parser.parse_value(&mut self.stream) {
+        let mut stream = Resumed {
+            stream: &mut self.stream,
+            deadline: Instant::now() + timeout,
+            retimed: false,
+        };
+        let r = self.parser.parse_value(&mut stream);
+        if stream.retimed {
+            self.timeout = None; // the socket's timeout was changed: set it again next time
+        }
+        match r {
             Ok(v) => Ok(v),
             Err(e) => {
                 self.broken = true;
