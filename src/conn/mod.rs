@@ -19,7 +19,7 @@ pub use redis::Value;
 pub use topology::{cluster_dsn, sentinel_dsn, MultiSpec};
 
 use pool::Slot;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use topology::dispatch;
 use wire::{server_error_text, write_bulk, Fail, Wire};
 
@@ -380,6 +380,9 @@ pub fn interrupted() -> bool {
 /// millisecond either way. A signal that `interrupted()` says PHP must handle
 /// ends the wait early (as if the deadline had come).
 pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Vec<u8>>> {
+    // The deadline counts from the call, not from after the set-up round
+    // trips (connect, CLIENT ID, a retry on a new connection).
+    let deadline = Instant::now() + timeout;
     let read_timeout = dsn.read_timeout;
     // Server-side timeout as a backstop only (if the unblock got lost).
     let server_timeout = timeout.as_secs_f64().ceil() + 1.0;
@@ -401,7 +404,7 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
                 }
             }
             w.send(&blpop, 1)?;
-            if !w.wait_readable(timeout)? {
+            if !w.wait_readable(deadline.saturating_duration_since(Instant::now()))? {
                 // Deadline first: unblock BLPOP over the main connection, then
                 // read its reply (nil, or an element that raced with us: kept).
                 let mut unblock = Args::cmd("CLIENT");
