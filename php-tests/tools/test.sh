@@ -31,7 +31,7 @@ for p in $platforms; do
   fi
   line=$(grep -E "^platform $p: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -1)
   if [ -n "$line" ]; then
-    set -- $(echo "$line" | grep -oE "[0-9]+")
+    set -- $(echo "${line#*: }" | grep -oE "[0-9]+")
     passed=$((passed + $1)); failed=$((failed + $2))
   else
     line="platform $p: did not finish (counted as 1 failed)"
