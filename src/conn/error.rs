@@ -37,3 +37,65 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Longest echo of a caller's value in a message, in bytes of the original.
+const SHOWN_MAX: usize = 64;
+
+/// A caller's value as messages echo it: control bytes, quotes' backslash and
+/// bytes that are not UTF-8 are escaped (`\0`, `\n`, `\x1b`, ...), and a long
+/// value is cut after 64 bytes with its full length noted. PHP refuses to
+/// throw an exception whose message holds a NUL byte, and a 1 MB value is no
+/// use in a log line; never echo a password through this (redact first).
+pub fn shown(bytes: &[u8]) -> String {
+    let cut = bytes.len() > SHOWN_MAX;
+    let head = &bytes[..bytes.len().min(SHOWN_MAX)];
+    let mut out = String::with_capacity(head.len() + 16);
+    for chunk in head.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\0' => out.push_str("\\0"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    if cut {
+        out.push_str(&format!("... ({} bytes)", bytes.len()));
+    }
+    out
+}
+
+/// A float as messages echo it: short, whatever its magnitude (-1e308 is not
+/// printed as 309 digits).
+pub fn shown_float(f: f64) -> String {
+    if f.is_finite() && f != 0.0 && (f.abs() >= 1e15 || f.abs() < 1e-6) {
+        format!("{f:e}")
+    } else {
+        format!("{f}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_escapes_and_caps() {
+        assert_eq!(shown(b"a\0b"), "a\\0b");
+        assert_eq!(shown(b"\xff\x1b"), "\\xff\\x1b");
+        assert_eq!(shown("é".as_bytes()), "é");
+        let long = vec![b'h'; 1_000_000];
+        let s = shown(&long);
+        assert!(s.len() < 100, "{s}");
+        assert!(s.ends_with("... (1000000 bytes)"), "{s}");
+        assert_eq!(shown_float(-1e308), "-1e308");
+        assert_eq!(shown_float(1.5), "1.5");
+    }
+}

@@ -13,7 +13,7 @@ mod wire;
 mod tests;
 
 pub use dsn::{redact_raw, Addr, Dsn, Timeouts};
-pub use error::{Error, Result};
+pub use error::{shown, shown_float, Error, Result};
 pub use pool::{close_all, pooled};
 pub use redis::Value;
 pub use topology::{cluster_dsn, sentinel_dsn, MultiSpec};

@@ -151,14 +151,25 @@ pub fn settings() -> Settings {
 /// Maps a core error to the PHP exception users catch.
 pub fn throw(e: Error) -> PhpException {
     match e {
-        Error::Invalid(m) => PhpException::new(m, 0, ce::value_error()),
-        Error::Connection(m) => PhpException::from_class::<ConnectionException>(m),
-        Error::Redis(m) => PhpException::from_class::<RedisKitException>(m),
+        Error::Invalid(m) => value_error(m),
+        Error::Connection(m) => PhpException::from_class::<ConnectionException>(no_nul(m)),
+        Error::Redis(m) => PhpException::from_class::<RedisKitException>(no_nul(m)),
     }
 }
 
 pub fn value_error(msg: impl Into<String>) -> PhpException {
-    PhpException::new(msg.into(), 0, ce::value_error())
+    PhpException::new(no_nul(msg.into()), 0, ce::value_error())
+}
+
+/// PHP cannot throw an exception whose message holds a NUL byte (it throws
+/// a generic \Error instead): whatever slipped through unescaped is escaped
+/// here. Echo sites escape and cap with `conn::shown` first.
+fn no_nul(m: String) -> String {
+    if m.contains('\0') {
+        m.replace('\0', "\\0")
+    } else {
+        m
+    }
 }
 
 /// A PHP list built from `items`, one PHP value each.
