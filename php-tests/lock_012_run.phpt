@@ -1,5 +1,5 @@
 --TEST--
-RedisLock::run(): acquire, call, release in finally; returns the callback's value, rethrows its exception after releasing, LockTimeoutException when the lock cannot be had within $wait
+RedisLock::run(): acquire, call, release in finally; returns the callback's value, rethrows its exception after releasing, LockTimeoutException when the lock cannot be had within $wait; LockLostException also when the callback itself saw the loss (isAcquired()/extend() false)
 --FILE--
 <?php
 require __DIR__ . '/_lock.inc';
@@ -51,6 +51,18 @@ $inner = new RedisKit\RedisLock('inner', $u, ['prefix' => $ns]);
 var_dump($l->run(fn() => $inner->run(fn() => 'nested')));
 var_dump($l->run('phpversion') === phpversion());
 var_dump($raw->exists("{$ns}run"), $raw->exists("{$ns}inner"));
+
+// the callback itself finds the lock gone (isAcquired() false, extend() false):
+// run() still reports the loss after the callback returned
+foreach (['isAcquired', 'extend'] as $how) {
+    $seen = new RedisKit\RedisLock("seen-$how", $u, ['prefix' => $ns, 'watchdog' => false]);
+    $e = rk_catch(fn() => $seen->run(function () use ($seen, $raw, $ns, $how) {
+        $raw->set("{$ns}seen-$how", 'intruder', 'PX', 5000);
+        var_dump($seen->$how());
+    }));
+    echo rk_ex($e), "\n";
+    var_dump($raw->get("{$ns}seen-$how"));
+}
 ?>
 --EXPECTF--
 int(0)
@@ -80,3 +92,9 @@ string(6) "nested"
 bool(true)
 int(0)
 int(0)
+bool(false)
+RedisKit\LockLostException: RedisLock: the lock 'rkt:%s:seen-isAcquired' was lost while the callback ran (its TTL ran out or another owner took it)
+string(8) "intruder"
+bool(false)
+RedisKit\LockLostException: RedisLock: the lock 'rkt:%s:seen-extend' was lost while the callback ran (its TTL ran out or another owner took it)
+string(8) "intruder"

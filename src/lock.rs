@@ -400,7 +400,8 @@ impl Lock {
         }
     }
 
-    /// True if the watchdog found the lease of `epoch` lost.
+    /// True if the lease of `epoch` was found lost (by the watchdog, or by
+    /// `extend()`/`isAcquired()` asking Redis).
     pub fn was_lost(&self, epoch: u64) -> bool {
         epoch != 0 && self.sh.lease.load(SeqCst) == epoch | LOST
     }
@@ -669,11 +670,12 @@ impl Lock {
         Ok(ok)
     }
 
-    /// Redis says this owner does not hold the lock: stop renewing it.
+    /// Redis says this owner does not hold the lock: the lease is lost (the
+    /// watchdog stops renewing it, `run()` reports it).
     fn forget_lease(&self) {
         let l = self.sh.lease.load(SeqCst);
         if l != 0 && l & LOST == 0 {
-            let _ = self.sh.lease.compare_exchange(l, 0, SeqCst, SeqCst);
+            let _ = self.sh.lease.compare_exchange(l, l | LOST, SeqCst, SeqCst);
         }
     }
 

@@ -241,3 +241,30 @@ fn no_wake_hint_outlives_the_waiters() {
     assert!(f2.release().unwrap());
     assert_eq!(keys_of(&r), only_fence);
 }
+
+fn get(key: &[u8]) -> Value {
+    raw(&[b"GET", key])
+}
+
+#[test]
+fn a_loss_seen_by_is_acquired_or_extend_is_a_loss() {
+    let r = ns("seen");
+    let nowd = || vec![("watchdog", OptValue::Bool(false))];
+    for how in ["is_acquired", "extend", "remaining_ttl"] {
+        let a = lock(&r, nowd());
+        assert!(a.acquire(0.0).unwrap());
+        let epoch = a.epoch();
+        raw(&[b"SET", &r, b"intruder", b"PX", b"5000"]);
+        let held = match how {
+            "is_acquired" => a.is_acquired().unwrap(),
+            "extend" => a.extend(None).unwrap(),
+            _ => a.remaining_ttl().unwrap().is_some(),
+        };
+        assert!(!held, "{how}");
+        assert!(a.was_lost(epoch), "{how}");
+        assert_eq!(a.epoch(), 0, "{how}");
+        a.destruct(); // a lost lease is not released: the intruder keeps it
+        assert_eq!(get(&r), Value::BulkString(b"intruder".to_vec()), "{how}");
+        raw(&[b"DEL", &r]);
+    }
+}
