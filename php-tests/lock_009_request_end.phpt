@@ -1,5 +1,5 @@
 --TEST--
-RedisLock: no lock outlives its request (exit, fatal error, uncaught exception, fatal error inside run(), plain end), checked from outside; adopted tokens are left alone; __destruct releases; a forked child never releases its parent's lock
+RedisLock: no lock outlives its request (exit, fatal error, uncaught exception, fatal error inside run(), plain end), checked from outside; adopted tokens are left alone; __destruct releases; a forked child never releases its parent's lock (not even with release() on the inherited object; an adopted token does, explicitly)
 --FILE--
 <?php
 require __DIR__ . '/_lock.inc';
@@ -57,8 +57,12 @@ $pid = pcntl_fork();
 if ($pid === 0) { unset($p); exit(0); }
 var_dump(lock_wait([$pid]));
 var_dump($p->isAcquired());
-// but it may release it explicitly (same owner token)
-$pid = lock_fork(fn() => $p->release());
+// nor does the inherited object's release() (false there, nothing sent); a
+// child releases its parent's lock only explicitly, through an adopted token
+$pid = lock_fork(fn() => $p->release() === false && $p->extend() === false);
+var_dump(lock_wait([$pid]), $p->isAcquired());
+$token = $p->token();
+$pid = lock_fork(fn() => (new RedisKit\RedisLock('parent', $u, ['prefix' => $ns, 'token' => $token]))->release());
 var_dump(lock_wait([$pid]), $p->isAcquired());
 ?>
 --EXPECTF--
@@ -81,6 +85,11 @@ bool(false)
 int(1)
 int(0)
 int(0)
+bool(true)
+array(1) {
+  [0]=>
+  int(0)
+}
 bool(true)
 array(1) {
   [0]=>

@@ -38,7 +38,12 @@ try {
 var_dump($called, $raw->get("{$ns}run") === $other->token());
 
 // run() waits for the lock: released by the other owner from another process
-$pid = lock_fork(function () use ($other) { usleep(200000); return $other->release(); });
+// (a forked child, through the owner's token: the inherited $other is not its to release)
+$token = $other->token();
+$pid = lock_fork(function () use ($u, $ns, $token) {
+    usleep(200000);
+    return (new RedisKit\RedisLock('run', $u, ['prefix' => $ns, 'token' => $token]))->release();
+});
 var_dump($l->run(fn() => 'waited', 5.0));
 var_dump(lock_wait([$pid]));
 

@@ -10,6 +10,13 @@
 //! does not hold it. Every acquire gets a new epoch, so the watchdog, the
 //! request-end hook and `run()` never act on a lease that was released and
 //! taken again meanwhile.
+//!
+//! Fork: an object belongs to the process that made its token
+//! (`Shared::owner`). In a child forked with `pcntl_fork()` an inherited
+//! object never writes under its parent's token: the request-end hook,
+//! `__destruct`, `run()`'s release, `release()` and `extend()` leave the
+//! parent's lock alone, the watchdog thread does not exist there, and
+//! `acquire()` first gives the object a token of the child's own.
 mod watchdog;
 
 use crate::conn::{self, aux_key, int, Args, Dsn, Error, Result, ScriptCall, Value};
@@ -17,7 +24,7 @@ use crate::options::{Connection, Options, Settings};
 use crate::scripts;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::SeqCst};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 pub use watchdog::shutdown as shutdown_watchdog;
@@ -134,21 +141,60 @@ fn parse_attempt(v: Value) -> Result<Attempt> {
     }
 }
 
+/// A process, as fork(2) tells them apart: its pid, and the fork generation
+/// (bumped in every child by a `pthread_atfork` handler, installed before the
+/// first lock object exists), so neither a reused pid nor a fork the handler
+/// missed can make a child pass for its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Process {
+    pid: u32,
+    generation: u64,
+}
+
+impl Process {
+    fn current() -> Process {
+        Process {
+            pid: std::process::id(),
+            generation: conn::stats::fork_generation(),
+        }
+    }
+}
+
+/// Whose an object's token is.
+#[derive(Debug)]
+struct Owner {
+    token: Arc<[u8]>,
+    /// The process that made the token, or for an adopted token the one that
+    /// took the current lease: only there does the object release, renew or
+    /// take a lease with it.
+    home: Process,
+}
+
+fn new_token() -> Arc<[u8]> {
+    Arc::from(uuid::Uuid::new_v4().hyphenated().to_string().into_bytes())
+}
+
+/// Locks, ignoring poisoning (nothing in here can be left half-updated).
+fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Everything a lock object, the watchdog thread and the request-end hook share.
 #[derive(Debug)]
 pub(crate) struct Shared {
     nodes: Vec<Node>,
-    token: Vec<u8>,
+    /// Only ever locked by the PHP thread, for an instant, never across a
+    /// call into PHP (so never held when PHP forks). The watchdog thread gets
+    /// its own copy of the token with each lease.
+    owner: Mutex<Owner>,
     adopted: bool,
     fair: bool,
     watchdog: bool,
     ttl_ms: AtomicU64,
-    /// Epoch of the lease this object holds (| `LOST` once the watchdog found
-    /// it gone), 0 when none.
+    /// Epoch of the lease this object holds (| `LOST` once it was found gone),
+    /// 0 when none. Only meaningful in the owner's home process: a forked
+    /// child's copy is its parent's, and is ignored there.
     lease: AtomicU64,
-    /// Fork generation of the process that took the lease: a forked child
-    /// never releases (or renews) its parent's lock by itself.
-    owner_gen: AtomicU64,
     fence: AtomicI64,
     /// `wait_replicas`: replicas that must confirm an acquire (WAIT), and how
     /// long to wait for them.
@@ -185,12 +231,37 @@ impl Shared {
         self.ttl() / 100 + Duration::from_millis(2)
     }
 
-    /// Resets the TTL on the nodes; true if the owner still holds it (on a
+    fn token(&self) -> Arc<[u8]> {
+        locked(&self.owner).token.clone()
+    }
+
+    /// True in the process the token belongs to (or, adopted, that took the
+    /// lease); false in a child forked since, which inherited the object.
+    fn at_home(&self) -> bool {
+        locked(&self.owner).home == Process::current()
+    }
+
+    /// May `release()`/`extend()` write with the token in this process? An
+    /// adopted token was handed over explicitly: anywhere. Otherwise only at home.
+    fn acts_here(&self) -> bool {
+        self.adopted || self.at_home()
+    }
+
+    /// The lease word, as seen by this process (0 in a forked child).
+    fn lease_here(&self) -> u64 {
+        if self.at_home() {
+            self.lease.load(SeqCst)
+        } else {
+            0
+        }
+    }
+
+    /// Resets the TTL on the nodes; true if `token` still holds it (on a
     /// majority for Redlock). Used by `extend()` and by the watchdog.
-    fn extend_nodes(&self, ttl_ms: u64) -> Result<bool> {
+    fn extend_nodes(&self, token: &[u8], ttl_ms: u64) -> Result<bool> {
         let results = self.each(|n| {
             let mut c = ScriptCall::new(&scripts::LOCK_EXTEND);
-            c.key(&n.lock).arg(&self.token).int(ttl_ms as i64);
+            c.key(&n.lock).arg(token).int(ttl_ms as i64);
             Ok(int(conn::eval(&n.dsn, &c, true)?, "lock extend")? == 1)
         });
         let ok = self.count_reachable(&results)?;
@@ -232,9 +303,9 @@ impl Shared {
         )))
     }
 
-    fn release_nodes(&self) -> Result<bool> {
+    fn release_nodes(&self, token: &[u8]) -> Result<bool> {
         let results = self.each(|n| {
-            let c = n.waiter_call(&scripts::LOCK_RELEASE, &self.token);
+            let c = n.waiter_call(&scripts::LOCK_RELEASE, token);
             Ok(int(conn::eval(&n.dsn, &c, true)?, "lock release")? == 1)
         });
         let need = self.count_reachable(&results)?;
@@ -242,14 +313,15 @@ impl Shared {
     }
 
     /// Releases the lease this object holds, if any, without reporting errors
-    /// (destructor and request end: the TTL is the backstop).
+    /// (destructor and request end: the TTL is the backstop). Never in a
+    /// forked child: the lease there is the parent's.
     fn auto_release(&self) {
-        if self.owner_gen.load(SeqCst) != conn::stats::fork_generation() {
+        if !self.at_home() {
             return;
         }
         let lease = self.lease.swap(0, SeqCst);
         if lease != 0 && lease & LOST == 0 && !self.adopted {
-            let _ = self.release_nodes();
+            let _ = self.release_nodes(&self.token());
         }
     }
 }
@@ -357,19 +429,25 @@ impl Lock {
         let mut key = prefix;
         key.extend_from_slice(resource);
         let nodes = dsns.into_iter().map(|d| Node::new(d, &key)).collect();
-        let token = adopted
-            .clone()
-            .unwrap_or_else(|| uuid::Uuid::new_v4().hyphenated().to_string().into_bytes());
+        let token = match &adopted {
+            Some(t) => Arc::from(t.as_slice()),
+            None => new_token(),
+        };
+        // Fork detection must work before this process opens its first
+        // connection: an object made now may be inherited by a child.
+        conn::stats::ensure_fork_handler();
         Ok(Lock {
             sh: Arc::new(Shared {
                 nodes,
-                token,
+                owner: Mutex::new(Owner {
+                    token,
+                    home: Process::current(),
+                }),
                 adopted: adopted.is_some(),
                 fair,
                 watchdog,
                 ttl_ms: AtomicU64::new(ttl_ms),
                 lease: AtomicU64::new(0),
-                owner_gen: AtomicU64::new(0),
                 fence: AtomicI64::new(NO_FENCE),
                 replicas,
                 replica_wait,
@@ -381,8 +459,10 @@ impl Lock {
         &self.sh.nodes[0].lock
     }
 
-    pub fn token(&self) -> &[u8] {
-        &self.sh.token
+    /// The owner token: in a forked child, the parent's until the child's
+    /// first `acquire()` gives the object one of its own.
+    pub fn token(&self) -> Arc<[u8]> {
+        self.sh.token()
     }
 
     pub fn fencing_token(&self) -> Option<i64> {
@@ -392,9 +472,10 @@ impl Lock {
         }
     }
 
-    /// Epoch of the lease this object holds now (0: none).
+    /// Epoch of the lease this object holds now in this process (0: none,
+    /// and always 0 in a forked child for the parent's lease).
     pub fn epoch(&self) -> u64 {
-        match self.sh.lease.load(SeqCst) {
+        match self.sh.lease_here() {
             l if l & LOST != 0 => 0,
             l => l,
         }
@@ -403,7 +484,26 @@ impl Lock {
     /// True if the lease of `epoch` was found lost (by the watchdog, or by
     /// `extend()`/`isAcquired()` asking Redis).
     pub fn was_lost(&self, epoch: u64) -> bool {
-        epoch != 0 && self.sh.lease.load(SeqCst) == epoch | LOST
+        epoch != 0 && self.sh.lease_here() == epoch | LOST
+    }
+
+    /// The token to take the lock with. In a forked child an inherited
+    /// object's token is the parent's, and whatever Redis holds under it is
+    /// the parent's lock: the object gets a new token first, so the child
+    /// competes for the lock like any other process (and never "takes",
+    /// renews or later releases the parent's). An adopted token is the
+    /// caller's explicit choice and is kept.
+    fn own_token(&self) -> Arc<[u8]> {
+        let sh = &self.sh;
+        let here = Process::current();
+        let mut o = locked(&sh.owner);
+        if o.home != here && !sh.adopted {
+            o.token = new_token();
+            o.home = here;
+            sh.lease.store(0, SeqCst);
+            sh.fence.store(NO_FENCE, SeqCst);
+        }
+        o.token.clone()
     }
 
     /// Takes the lock, waiting up to `wait` seconds (0: one attempt).
@@ -412,14 +512,15 @@ impl Lock {
         let start = Instant::now();
         let deadline = start + wait;
         let waiting = !wait.is_zero();
+        let token = self.own_token();
         let r = if self.sh.redlock() {
-            self.acquire_redlock(waiting, deadline)
+            self.acquire_redlock(&token, waiting, deadline)
         } else {
-            self.acquire_single(waiting, deadline)
+            self.acquire_single(&token, waiting, deadline)
         };
         match r {
             Ok(Some(fence)) => {
-                self.acquired(fence);
+                self.acquired(fence, token);
                 Ok(true)
             }
             Ok(None) => Ok(false),
@@ -427,10 +528,11 @@ impl Lock {
         }
     }
 
-    fn acquired(&self, fence: i64) {
+    fn acquired(&self, fence: i64, token: Arc<[u8]>) {
         let sh = &self.sh;
         sh.fence.store(fence, SeqCst);
-        sh.owner_gen.store(conn::stats::fork_generation(), SeqCst);
+        // (An adopted token's lease is this process's now.)
+        locked(&sh.owner).home = Process::current();
         let epoch = next_epoch();
         sh.lease.store(epoch, SeqCst);
         REQUEST.with(|r| {
@@ -441,11 +543,16 @@ impl Lock {
             }
         });
         if sh.watchdog {
-            watchdog::watch(sh, epoch);
+            watchdog::watch(sh, epoch, token);
         }
     }
 
-    fn acquire_single(&self, waiting: bool, deadline: Instant) -> Result<Option<i64>> {
+    fn acquire_single(
+        &self,
+        token: &[u8],
+        waiting: bool,
+        deadline: Instant,
+    ) -> Result<Option<i64>> {
         let sh = &self.sh;
         let node = &sh.nodes[0];
         let mode = match (waiting, sh.fair) {
@@ -458,26 +565,26 @@ impl Lock {
         loop {
             let ttl_ms = sh.ttl_ms.load(SeqCst) as i64;
             let c = if waiting {
-                node.acquire_call(&sh.token, ttl_ms, mode)
+                node.acquire_call(token, ttl_ms, mode)
             } else {
                 // One attempt: the lighter script of the hot path.
                 let mut c = ScriptCall::new(&scripts::LOCK_TRY);
                 c.key(&node.lock)
                     .key(&node.fence)
                     .key(&node.queue)
-                    .arg(&sh.token)
+                    .arg(token)
                     .int(ttl_ms);
                 c
             };
             let attempt = conn::eval(&node.dsn, &c, true)
                 .and_then(parse_attempt)
-                .and_then(|a| self.confirmed_by_replicas(a));
+                .and_then(|a| self.confirmed_by_replicas(token, a));
             let (pttl, head) = match attempt {
                 Ok(Attempt::Got(f)) => return Ok(Some(f)),
                 Ok(Attempt::Busy { pttl, head }) => (pttl, head),
                 Err(e) => {
                     if registered {
-                        self.leave();
+                        self.leave(token);
                     }
                     return Err(e);
                 }
@@ -486,7 +593,7 @@ impl Lock {
             let now = Instant::now();
             if !waiting || now >= deadline {
                 if registered {
-                    self.leave();
+                    self.leave(token);
                 }
                 return Ok(None);
             }
@@ -499,13 +606,13 @@ impl Lock {
             }
             if wake_key.is_empty() {
                 wake_key = if sh.fair {
-                    node.private_key(&sh.token)
+                    node.private_key(token)
                 } else {
                     node.wake.clone()
                 };
             }
             if let Err(e) = conn::wait_signal(&node.dsn, &wake_key, sleep) {
-                self.leave();
+                self.leave(token);
                 return Err(e);
             }
         }
@@ -514,7 +621,7 @@ impl Lock {
     /// With `wait_replicas`: the lock counts only once that many replicas
     /// have it (WAIT, on the connection that took it). Otherwise it is given
     /// back at once and the attempt counts as busy.
-    fn confirmed_by_replicas(&self, a: Attempt) -> Result<Attempt> {
+    fn confirmed_by_replicas(&self, token: &[u8], a: Attempt) -> Result<Attempt> {
         let sh = &self.sh;
         if sh.replicas == 0 || !matches!(a, Attempt::Got(_)) {
             return Ok(a);
@@ -527,7 +634,7 @@ impl Lock {
         if matches!(acked, Ok(n) if n >= sh.replicas) {
             return Ok(a);
         }
-        let c = node.waiter_call(&scripts::LOCK_RELEASE, &sh.token);
+        let c = node.waiter_call(&scripts::LOCK_RELEASE, token);
         let _ = conn::eval(&node.dsn, &c, true);
         acked?;
         Ok(Attempt::Busy {
@@ -538,16 +645,21 @@ impl Lock {
 
     /// Leaves the waiters after giving up (best effort: a waiter that cannot
     /// say so is dropped when its heartbeat runs out).
-    fn leave(&self) {
+    fn leave(&self, token: &[u8]) {
         for n in &self.sh.nodes {
-            let c = n.waiter_call(&scripts::LOCK_LEAVE, &self.sh.token);
+            let c = n.waiter_call(&scripts::LOCK_LEAVE, token);
             let _ = conn::eval(&n.dsn, &c, true);
         }
     }
 
     /// Redlock: the lock on a majority of independent masters within the
     /// validity time (ttl - elapsed - drift); released everywhere otherwise.
-    fn acquire_redlock(&self, waiting: bool, deadline: Instant) -> Result<Option<i64>> {
+    fn acquire_redlock(
+        &self,
+        token: &[u8],
+        waiting: bool,
+        deadline: Instant,
+    ) -> Result<Option<i64>> {
         let sh = &self.sh;
         let mode = if waiting { "1" } else { "0" };
         let quorum = sh.quorum();
@@ -557,7 +669,7 @@ impl Lock {
             let ttl_ms = ms_of(ttl) as i64;
             let start = Instant::now();
             let results = sh.each(|n| {
-                let c = n.acquire_call(&sh.token, ttl_ms, mode);
+                let c = n.acquire_call(token, ttl_ms, mode);
                 conn::eval(&n.dsn, &c, true).and_then(parse_attempt)
             });
             registered |= waiting;
@@ -593,18 +705,18 @@ impl Lock {
             // Failed: undo whatever part we got, everywhere (a reply may have
             // been lost on a node that did grant it).
             if !granted.is_empty() || results.iter().any(|r| r.is_err()) {
-                let _ = sh.release_nodes();
+                let _ = sh.release_nodes(token);
             }
             if let Err(e) = reachable {
                 if registered {
-                    self.leave();
+                    self.leave(token);
                 }
                 return Err(e);
             }
             let now = Instant::now();
             if !waiting || now >= deadline {
                 if registered {
-                    self.leave();
+                    self.leave(token);
                 }
                 return Ok(None);
             }
@@ -636,7 +748,7 @@ impl Lock {
             if let Err(e) = conn::wait_signal(&n.dsn, &n.wake, sleep) {
                 // That server went away while we waited: try again at once.
                 if !matches!(e, Error::Connection(_)) {
-                    self.leave();
+                    self.leave(token);
                     return Err(e);
                 }
             }
@@ -644,15 +756,21 @@ impl Lock {
     }
 
     /// Releases the lock if this owner (token) holds it; true if it did.
+    /// False, with nothing sent, on an object inherited through fork: what
+    /// its token holds is the parent's lock.
     pub fn release(&self) -> Result<bool> {
+        if !self.sh.acts_here() {
+            return Ok(false);
+        }
         // Stop the watchdog for this lease before the release can land, so it
         // never takes the released lock for a lost one.
         self.sh.lease.store(0, SeqCst);
-        self.sh.release_nodes()
+        self.sh.release_nodes(&self.sh.token())
     }
 
     /// Resets the TTL (to `ttl` seconds, which also becomes the TTL the
-    /// watchdog renews with) if this owner still holds the lock.
+    /// watchdog renews with) if this owner still holds the lock. False, with
+    /// nothing sent, on an object inherited through fork (as `release()`).
     pub fn extend(&self, ttl: Option<f64>) -> Result<bool> {
         let ttl_ms = match ttl {
             Some(t) => ms_of(crate::options::positive_secs(
@@ -661,7 +779,10 @@ impl Lock {
             )?),
             None => self.sh.ttl_ms.load(SeqCst),
         };
-        let ok = self.sh.extend_nodes(ttl_ms)?;
+        if !self.sh.acts_here() {
+            return Ok(false);
+        }
+        let ok = self.sh.extend_nodes(&self.sh.token(), ttl_ms)?;
         if ok {
             self.sh.ttl_ms.store(ttl_ms, SeqCst);
         } else {
@@ -671,9 +792,10 @@ impl Lock {
     }
 
     /// Redis says this owner does not hold the lock: the lease is lost (the
-    /// watchdog stops renewing it, `run()` reports it).
+    /// watchdog stops renewing it, `run()` reports it). Nothing to do in a
+    /// forked child (the lease is the parent's).
     fn forget_lease(&self) {
-        let l = self.sh.lease.load(SeqCst);
+        let l = self.sh.lease_here();
         if l != 0 && l & LOST == 0 {
             let _ = self.sh.lease.compare_exchange(l, l | LOST, SeqCst, SeqCst);
         }
@@ -682,9 +804,10 @@ impl Lock {
     /// Remaining TTL per node (None: not this owner's there).
     fn ttls(&self) -> Result<Vec<Option<u64>>> {
         let sh = &self.sh;
+        let token = sh.token();
         let results = sh.each(|n| {
             let mut c = ScriptCall::new(&scripts::LOCK_TTL);
-            c.key(&n.lock).arg(&sh.token);
+            c.key(&n.lock).arg(&token);
             let ms = int(conn::eval(&n.dsn, &c, true)?, "lock ttl")?;
             Ok(if ms == -3 {
                 None
@@ -726,7 +849,8 @@ impl Lock {
     }
 
     /// Destructor: releases what this object took itself (not an adopted
-    /// token's lock) and stops the watchdog for it.
+    /// token's lock, nor in a forked child its parent's) and stops the
+    /// watchdog for it.
     pub fn destruct(&self) {
         self.sh.auto_release();
         self.sh.lease.store(0, SeqCst);

@@ -124,7 +124,7 @@ fn waiter_is_woken_by_release_and_gives_up_on_time() {
         "{took:?}"
     );
     let waiters = aux_key(&r, "waiters");
-    assert_eq!(raw(&[b"ZSCORE", &waiters, c.token()]), Value::Nil);
+    assert_eq!(raw(&[b"ZSCORE", &waiters, &c.token()]), Value::Nil);
 }
 
 #[test]
@@ -162,13 +162,13 @@ fn bad_input() {
 /// wake-up (mode '1', or '2' in fair mode).
 fn attempt(l: &Lock, mode: &str) -> Attempt {
     let n = &l.sh.nodes[0];
-    let c = n.acquire_call(&l.sh.token, l.sh.ttl_ms.load(SeqCst) as i64, mode);
+    let c = n.acquire_call(&l.sh.token(), l.sh.ttl_ms.load(SeqCst) as i64, mode);
     parse_attempt(conn::eval(&n.dsn, &c, true).unwrap()).unwrap()
 }
 
 fn leave(l: &Lock) {
     let n = &l.sh.nodes[0];
-    let c = n.waiter_call(&scripts::LOCK_LEAVE, &l.sh.token);
+    let c = n.waiter_call(&scripts::LOCK_LEAVE, &l.sh.token());
     conn::eval(&n.dsn, &c, true).unwrap();
 }
 
@@ -215,7 +215,7 @@ fn no_wake_hint_outlives_the_waiters() {
     assert!(matches!(attempt(&c, "1"), Attempt::Busy { .. }));
     assert!(a.release().unwrap());
     assert_eq!(raw(&[b"LLEN", &wake]), Value::Int(1));
-    raw(&[b"ZADD", &aux_key(&r, "waiters"), b"1", c.token()]);
+    raw(&[b"ZADD", &aux_key(&r, "waiters"), b"1", &c.token()]);
     leave(&b);
     assert_eq!(keys_of(&r), only_fence);
 
@@ -234,16 +234,88 @@ fn no_wake_hint_outlives_the_waiters() {
     ));
     assert!(a.release().unwrap());
     let mut private = aux_key(&r, "wake:");
-    private.extend_from_slice(f1.token());
+    private.extend_from_slice(&f1.token());
     assert_eq!(raw(&[b"LLEN", &private]), Value::Int(1));
-    raw(&[b"ZADD", &aux_key(&r, "waiters"), b"1", f1.token()]);
+    raw(&[b"ZADD", &aux_key(&r, "waiters"), b"1", &f1.token()]);
     assert!(matches!(attempt(&f2, "2"), Attempt::Got(_)));
     assert!(f2.release().unwrap());
     assert_eq!(keys_of(&r), only_fence);
 }
 
+/// What a child forked with pcntl_fork() sees of an object it inherited:
+/// simulated by moving the object's home to another process (no such pid).
+fn as_if_inherited(l: &Lock) {
+    locked(&l.sh.owner).home = Process {
+        pid: 0,
+        generation: u64::MAX,
+    };
+}
+
 fn get(key: &[u8]) -> Value {
     raw(&[b"GET", key])
+}
+
+#[test]
+fn an_inherited_object_never_writes_with_its_parents_token() {
+    let r = ns("fork");
+    let a = lock(&r, vec![("ttl", OptValue::Float(30.0))]);
+    assert!(a.acquire(0.0).unwrap());
+    let parent = a.token();
+    let held = Value::BulkString(parent.to_vec());
+    as_if_inherited(&a);
+    // run() sees no lease of this process: it neither releases nor reports a loss
+    assert_eq!(a.epoch(), 0);
+    // explicit calls: false, nothing written
+    assert!(!a.release().unwrap());
+    assert!(!a.extend(Some(100.0)).unwrap());
+    assert!(matches!(a.extend(Some(0.0)), Err(Error::Invalid(_))));
+    // reads tell Redis's truth about the token
+    assert!(a.is_acquired().unwrap());
+    // the automatic paths: destructor, end of request
+    a.destruct();
+    release_request_locks();
+    assert_eq!(get(&r), held);
+    let pttl = int(raw(&[b"PTTL", &r]), "PTTL").unwrap();
+    assert!(pttl > 0 && pttl <= 30_000, "{pttl}");
+    // acquire(): a token of its own, so the parent's lock is busy for it
+    assert!(!a.acquire(0.0).unwrap());
+    assert_ne!(a.token(), parent);
+    assert_eq!(a.fencing_token(), None);
+    assert!(!a.acquire(0.05).unwrap());
+    assert_eq!(raw(&[b"EXISTS", &aux_key(&r, "waiters")]), Value::Int(0));
+    assert!(!a.is_acquired().unwrap());
+    assert!(!a.release().unwrap());
+    assert_eq!(get(&r), held);
+    // once the parent's lock is gone, the child takes it as its own
+    raw(&[b"DEL", &r]);
+    assert!(a.acquire(0.0).unwrap());
+    assert_eq!(get(&r), Value::BulkString(a.token().to_vec()));
+    assert_ne!(a.epoch(), 0);
+    assert!(a.release().unwrap());
+}
+
+#[test]
+fn an_inherited_adopted_token_acts_only_when_asked() {
+    let r = ns("fork-adopted");
+    let owner = lock(&r, vec![("watchdog", OptValue::Bool(false))]);
+    assert!(owner.acquire(0.0).unwrap());
+    let b = lock(
+        &r,
+        vec![
+            ("token", OptValue::Str(owner.token().to_vec())),
+            ("watchdog", OptValue::Bool(false)),
+        ],
+    );
+    assert!(b.acquire(0.0).unwrap()); // same owner: renews
+    as_if_inherited(&b);
+    assert_eq!(b.epoch(), 0);
+    b.destruct(); // never released automatically
+    assert!(owner.is_acquired().unwrap());
+    // explicit calls act: the token was handed over on purpose
+    assert!(b.extend(Some(5.0)).unwrap());
+    assert_eq!(b.token(), owner.token());
+    assert!(b.release().unwrap());
+    assert!(!owner.is_acquired().unwrap());
 }
 
 #[test]

@@ -26,6 +26,9 @@ use std::time::{Duration, Instant};
 struct Entry {
     sh: Arc<Shared>,
     epoch: u64,
+    /// The token the lease was taken with (the thread never locks the
+    /// object's owner mutex, so a fork can never find it held).
+    token: Arc<[u8]>,
     due: Instant,
     last_ok: Instant,
 }
@@ -70,8 +73,9 @@ fn interval(ttl_ms: u64) -> Duration {
     Duration::from_millis((ttl_ms / 3).max(1))
 }
 
-/// Renews the lease `epoch` of `sh` until it is released, lost or dropped.
-pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
+/// Renews the lease `epoch` of `sh`, taken with `token`, until it is
+/// released, lost or dropped.
+pub(super) fn watch(sh: &Arc<Shared>, epoch: u64, token: Arc<[u8]>) {
     let mut h = lock(&HANDLE);
     let generation = stats::fork_generation();
     if h.as_ref().is_some_and(|h| h.generation != generation) {
@@ -97,6 +101,7 @@ pub(super) fn watch(sh: &Arc<Shared>, epoch: u64) {
         Entry {
             sh: sh.clone(),
             epoch,
+            token,
             due,
             last_ok: now,
         },
@@ -153,6 +158,9 @@ fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// A lease to renew now: board key, object, epoch, token.
+type Due = (usize, Arc<Shared>, u64, Arc<[u8]>);
+
 /// What a renewal found.
 enum Outcome {
     Renewed(Instant),
@@ -168,11 +176,11 @@ fn run(inner: &Inner) {
         }
         b.leases.retain(|_, e| e.live());
         let now = Instant::now();
-        let due: Vec<(usize, Arc<Shared>, u64)> = b
+        let due: Vec<Due> = b
             .leases
             .iter()
             .filter(|(_, e)| e.due <= now)
-            .map(|(k, e)| (*k, e.sh.clone(), e.epoch))
+            .map(|(k, e)| (*k, e.sh.clone(), e.epoch, e.token.clone()))
             .collect();
         if due.is_empty() {
             b.next_wake = b.leases.values().map(|e| e.due).min();
@@ -194,11 +202,11 @@ fn run(inner: &Inner) {
         drop(b);
         let outcomes = {
             due.into_iter()
-                .map(|(k, sh, epoch)| {
+                .map(|(k, sh, epoch, token)| {
                     let outcome = if sh.lease.load(SeqCst) != epoch {
                         Outcome::Lost // released meanwhile: dropped below, nothing is marked
                     } else {
-                        match sh.extend_nodes(sh.ttl_ms.load(SeqCst)) {
+                        match sh.extend_nodes(&token, sh.ttl_ms.load(SeqCst)) {
                             Ok(true) => Outcome::Renewed(Instant::now()),
                             Ok(false) => Outcome::Lost,
                             Err(_) => Outcome::Unreachable,
