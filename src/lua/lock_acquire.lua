@@ -19,6 +19,19 @@ local function next_fence(us)
   return us
 end
 
+-- Memory: over maxmemory (noeviction) Redis refuses a write that may grow
+-- memory (a denyoom command) only while the script has written nothing yet,
+-- since it cannot stop one half-way; after any write, even growing ones pass.
+-- The first write below may be a ZREM or a purge of dead waiters (not
+-- denyoom), which would let the lock and its fencing token be written over
+-- the limit. So the first write is this SETRANGE of nothing: denyoom, but it
+-- changes nothing (nor is replicated). Over the limit the attempt fails right
+-- here with Redis's OOM error, before anything is written; otherwise nothing
+-- later in the script can fail for memory. (lock_try.lua's first write is its
+-- SET: the same by itself. Release, extend and leave start with DEL, PEXPIRE,
+-- ZREM: they keep working over the limit, and free memory.)
+redis.call('SETRANGE', fence, 0, '')
+
 local us = now_us()
 local ms = math.floor(us / 1000)
 local holder = redis.call('GET', lock)
