@@ -6,7 +6,8 @@
 //! Key layout (K = prefix . resource): see `src/lua/_lock_common.lua`.
 //!
 //! Ownership of a lease (`Shared::lease`): the epoch of the acquire that took
-//! it, with `LOST` set once the watchdog found it gone, 0 when this object
+//! it, with `LOST` set once it was found gone (by the watchdog, or by
+//! `extend()`/`isAcquired()` asking Redis), 0 when this object
 //! does not hold it. Every acquire gets a new epoch, so the watchdog, the
 //! request-end hook and `run()` never act on a lease that was released and
 //! taken again meanwhile.
