@@ -153,15 +153,11 @@ impl Wire {
                 let s = UnixStream::connect(path).map_err(|e| fail(e.to_string()))?;
                 Stream::Unix(s)
             }
-            Addr::Tls {
-                host,
-                port,
-                cafile,
-                verify,
-            } => {
+            Addr::Tls { host, port, tls } => {
                 let tcp = tcp_connect(host, *port, deadline).map_err(fail)?;
                 Stream::Tls(Box::new(
-                    tls_wrap(tcp, host, cafile.as_deref(), *verify, deadline).map_err(fail)?,
+                    tls_wrap(tcp, host, tls.cafile.as_deref(), tls.verify, deadline)
+                        .map_err(fail)?,
                 ))
             }
         };
