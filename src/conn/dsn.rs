@@ -4,8 +4,9 @@
 //! Query parameters: `timeout` (connect, seconds), `read_timeout` (seconds),
 //! `db` (unix sockets, or instead of the path segment), `user` and
 //! `password` (instead of the userinfo), and for TLS `cafile` (PEM bundle to
-//! trust instead of the system roots) and `verify_peer` (`0` to skip
-//! certificate checks, for tests only).
+//! trust instead of the system roots), `cert` and `key` (PEM client
+//! certificate and its private key, for servers that require one) and
+//! `verify_peer` (`0` to skip certificate checks, for tests only).
 //!
 //! Whatever a caller passes, a DSN is only ever echoed redacted: the parsed
 //! form prints `***` for the password, and text that does not parse is
@@ -13,7 +14,7 @@
 //! to the last `@` may be credentials, and so may the value of `password`
 //! and of any query parameter we do not know. Every echoed piece goes
 //! through `shown` (escaped, capped).
-use super::error::{shown, Error, Result};
+use super::error::{shown, shown_path, Error, Result};
 use super::topology::Topology;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +24,10 @@ use std::time::Duration;
 pub struct TlsOpts {
     /// PEM file of the CAs to trust (else the system roots).
     pub cafile: Option<String>,
+    /// PEM client certificate (chain) and its private key, sent when the
+    /// server asks for one (`tls-auth-clients yes|optional`).
+    pub cert: Option<String>,
+    pub key: Option<String>,
     /// `false`: no certificate checks at all (test set-ups only).
     pub verify: bool,
 }
@@ -31,6 +36,8 @@ impl Default for TlsOpts {
     fn default() -> Self {
         TlsOpts {
             cafile: None,
+            cert: None,
+            key: None,
             verify: true,
         }
     }
@@ -101,6 +108,8 @@ const KNOWN: &[&str] = &[
     "db",
     "cafile",
     "verify_peer",
+    "cert",
+    "key",
     "user",
     "password",
 ];
@@ -164,6 +173,9 @@ fn shown_query(q: &str) -> String {
         let known = is_known(&p.key);
         parts.push(
             match (&p.value, known && !SECRET.contains(&p.key.as_str())) {
+                (Some(v), true) if matches!(p.key.as_str(), "cafile" | "cert" | "key") => {
+                    format!("{}={}", p.key, shown_path(v))
+                }
                 (Some(v), true) => format!("{}={}", p.key, shown(v.as_bytes())),
                 (None, true) => p.key.clone(),
                 (Some(_), false) if known || plain_name(&p.key) => {
@@ -419,7 +431,7 @@ impl Dsn {
                     }
                     dsn.password = Some(v);
                 }
-                "cafile" | "verify_peer" => {
+                "cafile" | "verify_peer" | "cert" | "key" => {
                     let Addr::Tls { tls, .. } = &mut dsn.addr else {
                         return Err(bad(&format!("'{k}' only applies to rediss:// DSNs")));
                     };
@@ -428,11 +440,22 @@ impl Dsn {
                             parse_bool(&v).ok_or_else(|| bad("verify_peer must be 0 or 1"))?;
                     } else if v.is_empty() {
                         return Err(bad(&format!("'{k}' must name a file")));
-                    } else {
+                    } else if k == "cafile" {
                         tls.cafile = Some(v);
+                    } else if k == "cert" {
+                        tls.cert = Some(v);
+                    } else {
+                        tls.key = Some(v);
                     }
                 }
                 _ => unreachable!("every known parameter is handled"),
+            }
+        }
+        if let Addr::Tls { tls, .. } = &dsn.addr {
+            if tls.cert.is_some() != tls.key.is_some() {
+                return Err(bad(
+                    "a client certificate needs both cert= and key= (PEM files)",
+                ));
             }
         }
         dsn.key = dsn.compute_key();
@@ -658,10 +681,27 @@ mod tests {
                 tls: TlsOpts {
                     cafile: Some("/tmp/ca.pem".into()),
                     verify: false,
+                    ..TlsOpts::default()
                 }
             }
         );
-        assert!(matches!(p("rediss://h?cafile="), Err(Error::Invalid(_))));
+        let d =
+            p("rediss://h?cafile=/c/ca.pem&cert=/c/client.pem&key=/c/client%2Bkey.pem").unwrap();
+        let Addr::Tls { tls, .. } = &d.addr else {
+            panic!("{d:?}")
+        };
+        assert_eq!(tls.cert.as_deref(), Some("/c/client.pem"));
+        assert_eq!(tls.key.as_deref(), Some("/c/client+key.pem"));
+        assert!(tls.verify);
+        for half in [
+            "rediss://h?cert=/c.pem",
+            "rediss://h?key=/k.pem",
+            "rediss://h?cafile=",
+        ] {
+            assert!(matches!(p(half), Err(Error::Invalid(_))), "{half}");
+        }
+        let e = p("redis://h?cert=/c.pem&key=/k.pem").unwrap_err();
+        assert!(e.message().contains("only applies to rediss://"), "{e}");
         let d = p("unix:///var/run/redis.sock?db=2").unwrap();
         assert_eq!(
             d.addr,
@@ -764,6 +804,7 @@ mod tests {
             "redis://:S3cr3t@[::1]cr3t",
             "x:S3cr3t@h://127.0.0.1",
             "unix://:S3cr3t@rel/sock",
+            "redis://:S3cr3t@h?cert=/c.pem",
         ] {
             let e = p(bad).unwrap_err();
             assert!(matches!(e, Error::Invalid(_)), "{bad}: {e}");

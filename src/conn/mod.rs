@@ -6,6 +6,7 @@ mod error;
 mod pool;
 pub mod slot;
 pub mod stats;
+mod tls;
 mod topology;
 mod wire;
 

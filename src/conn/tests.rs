@@ -295,3 +295,30 @@ fn aux_keys_share_the_main_keys_slot() {
     assert_eq!(aux_key(b"lb:{g1}", "seq"), b"lb:{g1}:seq".to_vec());
     assert_eq!(aux_key(b"a{}b", "seq"), b"{a{}b}:seq".to_vec());
 }
+
+#[test]
+fn tls_to_a_plain_text_server_is_recognised_at_once() {
+    let real = test_dsn();
+    let Addr::Tcp { host, port } = &real.addr else {
+        panic!("tcp REDIS_URL needed")
+    };
+    let dsn = Dsn::parse(
+        &format!("rediss://{host}:{port}?timeout=5"),
+        Timeouts::default(),
+    )
+    .unwrap();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let err = command(&dsn, &cmd(&[b"PING"]), true).unwrap_err();
+        assert!(
+            matches!(err, Error::Connection(ref m) if m.contains("did not answer TLS: it speaks plain-text Redis")),
+            "{err}"
+        );
+        // not the 5 s connect timeout
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+}
