@@ -26,8 +26,10 @@ pub const FILE_MAX: u64 = 1 << 20;
 
 /// How long the handshake waits for the server's first TLS bytes before it
 /// checks, on a second connection, whether a plain-text Redis listens there:
-/// a TLS server answers a ClientHello at once, a plain-text Redis waits for a
-/// newline that never comes (until the connect timeout).
+/// a TLS server answers a ClientHello within a round trip, a plain-text Redis
+/// waits for a newline that never comes (until the connect timeout). At
+/// least this, and at least 4 TCP connect times (a distant server is not
+/// probed for being slow).
 const PLAIN_PROBE_AFTER: Duration = Duration::from_millis(50);
 
 /// What one connection needs: the rustls configuration and whether the
@@ -228,12 +230,14 @@ fn server_of(host: &str, port: u16) -> String {
     }
 }
 
-/// The TLS handshake over a connected socket, bounded by `deadline`.
+/// The TLS handshake over a connected socket, bounded by `deadline`;
+/// `rtt`: how long the TCP connect took.
 pub fn handshake(
     tcp: TcpStream,
     host: &str,
     port: u16,
     setup: &Setup,
+    rtt: Duration,
     deadline: Instant,
 ) -> Result<TlsStream, String> {
     let server = server_of(host, port);
@@ -250,7 +254,7 @@ pub fn handshake(
             break;
         }
         if first {
-            first_answer(&tcp, deadline).map_err(&failed)?;
+            first_answer(&tcp, PLAIN_PROBE_AFTER.max(rtt * 4), deadline).map_err(&failed)?;
             first = false;
         } else if wait(&[tcp.as_raw_fd()], deadline).map_err(|e| failed(e.to_string()))? != Some(0)
         {
@@ -317,9 +321,9 @@ fn flush(
 /// Waits for the server's first bytes and checks they are TLS. A plain-text
 /// server is recognised by what it sends (a RESP reply where a TLS record
 /// should be) or, when it stays silent, by a PING on a second connection.
-fn first_answer(tcp: &TcpStream, deadline: Instant) -> Result<(), String> {
+fn first_answer(tcp: &TcpStream, probe_after: Duration, deadline: Instant) -> Result<(), String> {
     let fd = tcp.as_raw_fd();
-    let soon = (Instant::now() + PLAIN_PROBE_AFTER).min(deadline);
+    let soon = (Instant::now() + probe_after).min(deadline);
     let mut probe = None;
     let mut probed = false;
     loop {

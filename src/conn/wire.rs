@@ -156,9 +156,11 @@ impl Wire {
                 // files first: a bad cafile is reported even when the
                 // server is down, and before any socket is opened
                 let setup = super::tls::setup(tls).map_err(fail)?;
+                let t = Instant::now();
                 let tcp = tcp_connect(host, *port, deadline).map_err(fail)?;
                 Stream::Tls(Box::new(
-                    super::tls::handshake(tcp, host, *port, &setup, deadline).map_err(fail)?,
+                    super::tls::handshake(tcp, host, *port, &setup, t.elapsed(), deadline)
+                        .map_err(fail)?,
                 ))
             }
         };
