@@ -1,5 +1,5 @@
 --TEST--
-DSNs: good forms connect, bad forms throw ValueError naming the problem without the password
+DSNs: good forms connect, bad forms throw ValueError naming the problem without the password (nor anything that may be one: userinfo, unknown parameters' values, a port or db that is not a number)
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -64,14 +64,14 @@ ValueError: invalid Redis DSN 'http://127.0.0.1': unknown scheme 'http' (use red
 ValueError: invalid Redis DSN 'redis://': missing host
 ValueError: invalid Redis DSN 'redis://h:0': invalid port '0' (1..65535)
 ValueError: invalid Redis DSN 'redis://h:70000': invalid port '70000' (1..65535)
-ValueError: invalid Redis DSN 'redis://h/abc': invalid database number 'abc' (a non-negative integer)
+ValueError: invalid Redis DSN 'redis://h/***': invalid database number (a non-negative integer)
 ValueError: invalid Redis DSN 'redis://h?timeout=0': timeout must be a positive number of seconds, got '0'
 ValueError: invalid Redis DSN 'redis://h?timeout=abc': timeout must be a positive number of seconds, got 'abc'
-ValueError: invalid Redis DSN 'redis://h?colour=blue': unknown query parameter 'colour' (known: timeout, read_timeout, db, cafile, verify_peer)
+ValueError: invalid Redis DSN 'redis://h?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
 ValueError: invalid Redis DSN 'redis://h?cafile=/x': 'cafile' only applies to rediss:// DSNs
 ValueError: invalid Redis DSN 'unix://relative.sock': a unix socket DSN needs an absolute path: unix:///path/to.sock
-ValueError: invalid Redis DSN 'redis://user:***@h:port': invalid port 'port' (1..65535)
-ValueError: invalid Redis DSN 'redis://user:***@h?nope=1': unknown query parameter 'nope' (known: timeout, read_timeout, db, cafile, verify_peer)
+ValueError: invalid Redis DSN 'redis://***@h:***': invalid port (a number 1..65535)
+ValueError: invalid Redis DSN 'redis://***@h?nope=***': unknown query parameter 'nope' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
 no exception
 no exception
 ValueError: a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string

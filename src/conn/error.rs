@@ -72,6 +72,16 @@ pub fn shown(bytes: &[u8]) -> String {
     out
 }
 
+/// A file path as messages echo it: like `shown`, but a long path keeps its
+/// end (the file name) rather than its start.
+pub fn shown_path(path: &str) -> String {
+    let b = path.as_bytes();
+    if b.len() <= SHOWN_MAX {
+        return shown(b);
+    }
+    format!("...{}", shown(&b[b.len() - (SHOWN_MAX - 4)..]))
+}
+
 /// A float as messages echo it: short, whatever its magnitude (-1e308 is not
 /// printed as 309 digits).
 pub fn shown_float(f: f64) -> String {
@@ -96,6 +106,13 @@ mod tests {
         assert!(s.len() < 100, "{s}");
         assert!(s.ends_with("... (1000000 bytes)"), "{s}");
         assert_eq!(shown_float(-1e308), "-1e308");
+        let p = format!("/{}/ca.pem", "d".repeat(100));
+        let s = shown_path(&p);
+        assert!(
+            s.starts_with("...") && s.ends_with("ddd/ca.pem") && s.len() < 70,
+            "{s}"
+        );
+        assert_eq!(shown_path("/etc/ca.pem"), "/etc/ca.pem");
         assert_eq!(shown_float(1.5), "1.5");
     }
 }

@@ -6,13 +6,14 @@ mod error;
 mod pool;
 pub mod slot;
 pub mod stats;
+mod tls;
 mod topology;
 mod wire;
 
 #[cfg(test)]
 mod tests;
 
-pub use dsn::{redact_raw, Addr, Dsn, Timeouts};
+pub use dsn::{redact_raw, Addr, Dsn, Timeouts, TlsOpts};
 pub use error::{shown, shown_float, Error, Result};
 pub use pool::{close_all, pooled};
 pub use redis::Value;
@@ -107,6 +108,16 @@ impl Args {
 
     pub fn is_empty(&self) -> bool {
         self.n == 0
+    }
+
+    /// "command ZADD on key 'k'", for messages (the name and key escaped and capped).
+    fn describe(&self) -> String {
+        let mut parts = BulkIter { buf: &self.buf };
+        let name = parts.next().unwrap_or_default().to_ascii_uppercase();
+        match self.route() {
+            Some(k) => format!("command {} on key '{}'", shown(&name), shown(k)),
+            None => format!("command {}", shown(&name)),
+        }
     }
 
     fn packed(&self) -> Vec<u8> {
@@ -210,6 +221,21 @@ impl<'s> ScriptCall<'s> {
         .next()
     }
 
+    /// "script lock_try, sent as EVALSHA, on key 'k' and 2 more", for messages.
+    fn describe(&self, by_body: bool) -> String {
+        let how = if by_body {
+            "not in the server's script cache, sent again as EVAL"
+        } else {
+            "sent as EVALSHA"
+        };
+        let keys = match (self.route(), self.keys) {
+            (None, _) => String::new(),
+            (Some(k), 1) => format!(", on key '{}'", shown(k)),
+            (Some(k), n) => format!(", on key '{}' and {} more", shown(k), n - 1),
+        };
+        format!("script {}, {how}{keys}", self.script.name)
+    }
+
     fn pack(&self, out: &mut Vec<u8>, by_body: bool) {
         let nkeys = self.keys.to_string();
         let (verb, what): (&[u8], &[u8]) = if by_body {
@@ -243,13 +269,59 @@ pub fn check(v: Value) -> Result<Value> {
     }
 }
 
+/// An error the server's ACL raised: the command itself (NOPERM), one of
+/// its keys, or a command a script ran (an ERR from inside the script).
+fn is_acl_refusal(e: &redis::ServerError) -> bool {
+    e.code() == "NOPERM"
+        || e.details()
+            .is_some_and(|d| d.contains("user executing the script can't"))
+}
+
+/// `check`, with `what` (the operation) appended to an ACL refusal: Redis's
+/// text names neither the script nor the key.
+fn check_as(v: Value, what: impl FnOnce() -> String) -> Result<Value> {
+    match &v {
+        Value::ServerError(e) if is_acl_refusal(e) => {
+            stats::error();
+            Err(Error::Redis(format!(
+                "{} ({})",
+                server_error_text(e),
+                what()
+            )))
+        }
+        _ => check(v),
+    }
+}
+
+/// The first ACL refusal among pipelined replies, as an error naming its operation.
+fn refused_in(replies: &[Value], what: impl Fn(usize, &Value) -> String) -> Result<()> {
+    for (i, v) in replies.iter().enumerate() {
+        if let Value::ServerError(e) = v {
+            if is_acl_refusal(e) {
+                stats::error();
+                return Err(Error::Redis(format!(
+                    "{} ({})",
+                    server_error_text(e),
+                    what(i, v)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Sends a script by SHA, and by body when the server answers NOSCRIPT
+/// (only that: a NOPERM on EVALSHA is the answer, not a reason to try EVAL).
+/// `by_body` tells which of the two the reply is for.
 fn run_script(
     w: &mut Wire,
     call: &ScriptCall,
     timeout: Duration,
+    by_body: &std::cell::Cell<bool>,
 ) -> std::result::Result<Value, Fail> {
     let mut packed = Vec::with_capacity(call.tail.buf.len() + 64);
     call.pack(&mut packed, false);
+    by_body.set(false);
     let v = w.request(&packed, timeout)?;
     if !is_noscript(&v) {
         return Ok(v);
@@ -260,19 +332,22 @@ fn run_script(
     stats::script_loaded();
     packed.clear();
     call.pack(&mut packed, true);
+    by_body.set(true);
     w.request(&packed, timeout)
 }
 
 /// Runs one script (EVALSHA, falling back to EVAL on NOSCRIPT).
 pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
     let timeout = dsn.read_timeout;
-    check(dispatch(
+    let by_body = std::cell::Cell::new(false);
+    let v = dispatch(
         dsn,
         || call.route(),
         Slot::Main,
         retry_safe,
-        |w| run_script(w, call, timeout),
-    )?)
+        |w| run_script(w, call, timeout, &by_body),
+    )?;
+    check_as(v, || call.describe(by_body.get()))
 }
 
 /// Runs many script calls in one pipeline (one round trip, plus one more if
@@ -283,6 +358,7 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
         return Ok(Vec::new());
     }
     let timeout = dsn.read_timeout;
+    let resent: std::cell::RefCell<Vec<usize>> = Default::default();
     let replies = dispatch(
         dsn,
         || calls[0].route(),
@@ -297,6 +373,7 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
             let missing: Vec<usize> = (0..replies.len())
                 .filter(|&i| is_noscript(&replies[i]))
                 .collect();
+            resent.replace(missing.clone());
             if !missing.is_empty() {
                 stats::noscript_fallback();
                 packed.clear();
@@ -317,7 +394,10 @@ pub fn eval_many(dsn: &Dsn, calls: &[ScriptCall]) -> Result<Vec<Value>> {
             Ok(Value::Array(replies))
         },
     )?;
-    array(replies, calls.len())
+    let replies = array(replies, calls.len())?;
+    let resent = resent.into_inner();
+    refused_in(&replies, |i, _| calls[i].describe(resent.contains(&i)))?;
+    Ok(replies)
 }
 
 fn array(v: Value, n: usize) -> Result<Vec<Value>> {
@@ -331,13 +411,14 @@ fn array(v: Value, n: usize) -> Result<Vec<Value>> {
 pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
     let packed = args.packed();
     let timeout = dsn.read_timeout;
-    check(dispatch(
+    let v = dispatch(
         dsn,
         || args.route(),
         Slot::Main,
         retry_safe,
         |w| w.request(&packed, timeout),
-    )?)
+    )?;
+    check_as(v, || args.describe())
 }
 
 /// Sends several plain commands in one round trip; one reply each.
@@ -354,7 +435,9 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
         retry_safe,
         |w| w.pipeline(&packed, cmds.len(), timeout).map(Value::Array),
     )?;
-    array(replies, cmds.len())
+    let replies = array(replies, cmds.len())?;
+    refused_in(&replies, |i, _| cmds[i].describe())?;
+    Ok(replies)
 }
 
 static INTERRUPT: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
@@ -388,7 +471,10 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
     let server_timeout = timeout.as_secs_f64().ceil() + 1.0;
     let mut blpop = Args::cmd("BLPOP");
     blpop.push(key).push(format!("{server_timeout}"));
-    let blpop = blpop.packed();
+    let packed = blpop.packed();
+    // which command an ACL refusal answered
+    let client_id_refused = std::cell::Cell::new(false);
+    let unblock_refused: std::cell::RefCell<Option<Error>> = Default::default();
     let reply = dispatch(
         dsn,
         || Some(key),
@@ -398,26 +484,54 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
             if w.client_id.is_none() {
                 match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
                     Value::Int(id) => w.client_id = Some(id),
+                    // refused (ACL): an answer, not a broken connection;
+                    // nothing was started
+                    Value::ServerError(e) => {
+                        client_id_refused.set(true);
+                        return Ok(Value::ServerError(e));
+                    }
                     other => {
                         return Err(Fail::Lost(format!("unexpected CLIENT ID reply {other:?}")))
                     }
                 }
             }
-            w.send(&blpop, 1)?;
+            w.send(&packed, 1)?;
             if !w.wait_readable(deadline.saturating_duration_since(Instant::now()))? {
                 // Deadline first: unblock BLPOP over the main connection, then
                 // read its reply (nil, or an element that raced with us: kept).
                 let mut unblock = Args::cmd("CLIENT");
                 unblock.push("UNBLOCK").int(w.client_id.unwrap_or_default());
                 unblock.route = Some(key.to_vec()); // the node that holds the wait
-                if let Err(e) = command(dsn, &unblock, true) {
-                    return Err(Fail::Lost(format!("could not end a blocking wait: {e}")));
+                match command(dsn, &unblock, true) {
+                    Ok(_) => {}
+                    // refused (ACL): closing this connection ends the BLPOP
+                    Err(e @ Error::Redis(_)) => {
+                        let msg = format!("could not end a blocking wait: {e}");
+                        unblock_refused.replace(Some(Error::Redis(format!(
+                            "{} (blocking waits need CLIENT ID and CLIENT UNBLOCK)",
+                            e.message()
+                        ))));
+                        return Err(Fail::Lost(msg));
+                    }
+                    Err(e) => {
+                        return Err(Fail::Lost(format!("could not end a blocking wait: {e}")))
+                    }
                 }
             }
             w.recv(read_timeout)
         },
-    )?;
-    match check(reply)? {
+    );
+    if let Some(e) = unblock_refused.into_inner() {
+        return Err(e);
+    }
+    let reply = check_as(reply?, || {
+        if client_id_refused.get() {
+            "command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK".into()
+        } else {
+            blpop.describe()
+        }
+    })?;
+    match reply {
         Value::Array(mut kv) if kv.len() == 2 => match kv.pop() {
             Some(Value::BulkString(b)) => Ok(Some(b)),
             _ => Ok(None),

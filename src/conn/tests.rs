@@ -295,3 +295,86 @@ fn aux_keys_share_the_main_keys_slot() {
     assert_eq!(aux_key(b"lb:{g1}", "seq"), b"lb:{g1}:seq".to_vec());
     assert_eq!(aux_key(b"a{}b", "seq"), b"{a{}b}:seq".to_vec());
 }
+
+#[test]
+fn tls_to_a_plain_text_server_is_recognised_at_once() {
+    let real = test_dsn();
+    let Addr::Tcp { host, port } = &real.addr else {
+        panic!("tcp REDIS_URL needed")
+    };
+    let dsn = Dsn::parse(
+        &format!("rediss://{host}:{port}?timeout=5"),
+        Timeouts::default(),
+    )
+    .unwrap();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let err = command(&dsn, &cmd(&[b"PING"]), true).unwrap_err();
+        assert!(
+            matches!(err, Error::Connection(ref m) if m.contains("did not answer TLS: it speaks plain-text Redis")),
+            "{err}"
+        );
+        // not the 5 s connect timeout
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn an_acl_refusal_names_the_operation_and_is_not_a_lost_script() {
+    static SET: Script = Script {
+        name: "cargo_set",
+        body: "return redis.call('SET', KEYS[1], ARGV[1])",
+        sha: "0000000000000000000000000000000000000000",
+    };
+    let admin = test_dsn();
+    let user = format!("rkcargo{}", std::process::id());
+    let rules: &[&[u8]] = &[
+        b"reset",
+        b"on",
+        b">pw",
+        b"~*",
+        b"&*",
+        b"+@all",
+        b"-evalsha",
+        b"-eval",
+        b"-client",
+    ];
+    let mut setuser = cmd(&[b"ACL", b"SETUSER", user.as_bytes()]);
+    for r in rules {
+        setuser.push(r);
+    }
+    command(&admin, &setuser, true).unwrap();
+    let Addr::Tcp { host, port } = &admin.addr else {
+        panic!("tcp REDIS_URL needed")
+    };
+    let dsn = Dsn::parse(
+        &format!("redis://{user}:pw@{host}:{port}"),
+        Timeouts::default(),
+    )
+    .unwrap();
+    let k = key("acl");
+    let mut call = ScriptCall::new(&SET);
+    call.key(&k).arg("v");
+    let err = eval(&dsn, &call, true).unwrap_err();
+    assert!(
+        matches!(err, Error::Redis(ref m) if m.starts_with("NOPERM") && m.contains("script cargo_set, sent as EVALSHA")),
+        "{err}"
+    );
+    // refused, so not sent again as EVAL (that is for NOSCRIPT only), and nothing written
+    assert!(!err.message().contains("EVAL,"), "{err}");
+    assert_eq!(
+        command(&admin, &cmd(&[b"EXISTS", &k]), true).unwrap(),
+        Value::Int(0)
+    );
+    // a blocking wait refused CLIENT ID: a Redis error, not a lost connection
+    let err = wait_signal(&dsn, &k, Duration::from_millis(50)).unwrap_err();
+    assert!(
+        matches!(err, Error::Redis(ref m) if m.contains("client|id") && m.contains("blocking waits need")),
+        "{err}"
+    );
+    command(&admin, &cmd(&[b"ACL", b"DELUSER", user.as_bytes()]), true).unwrap();
+}

@@ -1,7 +1,8 @@
 //! Beyond one Redis: Redis Cluster (slot routing, MOVED/ASK) and Sentinel
 //! (the current master of a service). Both reuse the per-worker pool: one
 //! connection per node, a slot map / master address cached per worker.
-use super::dsn::{Addr, Dsn, Timeouts};
+use super::dsn::{Addr, Dsn, Timeouts, TlsOpts};
+use super::error::shown;
 use super::error::{Error, Result};
 use super::pool::{with_wire, CallError, Slot};
 use super::slot::key_slot;
@@ -43,17 +44,28 @@ impl Topology {
     }
 
     pub(crate) fn describe(&self) -> String {
+        // a few nodes are enough to recognise the set-up; a list of 1000
+        // seeds is not echoed whole
+        const SHOWN_NODES: usize = 3;
         let list = |v: &[Dsn]| {
-            v.iter()
+            let mut s = v
+                .iter()
+                .take(SHOWN_NODES)
                 .map(|d| d.redacted_node())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", ");
+            if v.len() > SHOWN_NODES {
+                s.push_str(&format!(", ... ({} nodes)", v.len()));
+            }
+            s
         };
         match self {
             Topology::Cluster { seeds } => format!("cluster [{}]", list(seeds)),
-            Topology::Sentinel { sentinels, service } => {
-                format!("sentinel service '{service}' [{}]", list(sentinels))
-            }
+            Topology::Sentinel { sentinels, service } => format!(
+                "sentinel service '{}' [{}]",
+                shown(service.as_bytes()),
+                list(sentinels)
+            ),
         }
     }
 }
@@ -96,8 +108,7 @@ fn logical(mut first: Dsn, spec: &MultiSpec, topology: Topology) -> Dsn {
             first.addr = Addr::Tls {
                 host,
                 port,
-                cafile: None,
-                verify: true,
+                tls: TlsOpts::default(),
             };
         }
     }
@@ -145,8 +156,7 @@ pub fn cluster_dsn(spec: &MultiSpec, timeouts: Timeouts) -> Result<Dsn> {
                 d.addr = Addr::Tls {
                     host,
                     port,
-                    cafile: None,
-                    verify: true,
+                    tls: TlsOpts::default(),
                 };
             }
         }
@@ -488,8 +498,9 @@ fn sentinel_master(dsn: &Dsn, sentinels: &[Dsn], service: &str, refresh: bool) -
             }
             Ok(Value::Nil) => {
                 last = format!(
-                    "sentinel {} does not know service '{service}'",
-                    s.redacted_node()
+                    "sentinel {} does not know service '{}'",
+                    s.redacted_node(),
+                    shown(service.as_bytes())
                 )
             }
             Ok(Value::ServerError(e)) => last = super::wire::server_error_text(&e),

@@ -12,7 +12,6 @@ use std::io::{self, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why a request did not get its reply.
@@ -31,7 +30,7 @@ pub enum Fail {
 enum Stream {
     Tcp(TcpStream),
     Unix(UnixStream),
-    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+    Tls(Box<super::tls::TlsStream>),
 }
 
 impl Stream {
@@ -153,15 +152,15 @@ impl Wire {
                 let s = UnixStream::connect(path).map_err(|e| fail(e.to_string()))?;
                 Stream::Unix(s)
             }
-            Addr::Tls {
-                host,
-                port,
-                cafile,
-                verify,
-            } => {
+            Addr::Tls { host, port, tls } => {
+                // files first: a bad cafile is reported even when the
+                // server is down, and before any socket is opened
+                let setup = super::tls::setup(tls).map_err(fail)?;
+                let t = Instant::now();
                 let tcp = tcp_connect(host, *port, deadline).map_err(fail)?;
                 Stream::Tls(Box::new(
-                    tls_wrap(tcp, host, cafile.as_deref(), *verify, deadline).map_err(fail)?,
+                    super::tls::handshake(tcp, host, *port, &setup, t.elapsed(), deadline)
+                        .map_err(fail)?,
                 ))
             }
         };
@@ -485,66 +484,6 @@ fn tcp_connect(host: &str, port: u16, deadline: Instant) -> Result<TcpStream, St
     Err(last)
 }
 
-fn tls_wrap(
-    tcp: TcpStream,
-    host: &str,
-    cafile: Option<&str>,
-    verify: bool,
-    deadline: Instant,
-) -> Result<rustls::StreamOwned<rustls::ClientConnection, TcpStream>, String> {
-    let config = tls_config(cafile, verify)?;
-    let name = rustls::pki_types::ServerName::try_from(host.to_string())
-        .map_err(|e| format!("invalid TLS server name '{host}': {e}"))?;
-    let mut conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
-    let mut tcp = tcp;
-    // The handshake is bounded by what is left of the connect timeout.
-    let left = deadline
-        .saturating_duration_since(Instant::now())
-        .max(Duration::from_millis(1));
-    let _ = tcp.set_read_timeout(Some(left));
-    let _ = tcp.set_write_timeout(Some(left));
-    while conn.is_handshaking() {
-        conn.complete_io(&mut tcp)
-            .map_err(|e| format!("TLS handshake failed: {e}"))?;
-    }
-    Ok(rustls::StreamOwned::new(conn, tcp))
-}
-
-fn tls_config(cafile: Option<&str>, verify: bool) -> Result<Arc<rustls::ClientConfig>, String> {
-    use rustls::pki_types::{pem::PemObject, CertificateDer};
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?;
-    let config = if !verify {
-        builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(NoVerify(provider)))
-            .with_no_client_auth()
-    } else {
-        let mut roots = rustls::RootCertStore::empty();
-        match cafile {
-            Some(path) => {
-                let certs = CertificateDer::pem_file_iter(path)
-                    .map_err(|e| format!("cannot read cafile {path}: {e}"))?;
-                for c in certs {
-                    let c = c.map_err(|e| format!("bad certificate in {path}: {e}"))?;
-                    roots
-                        .add(c)
-                        .map_err(|e| format!("bad certificate in {path}: {e}"))?;
-                }
-            }
-            None => {
-                for c in rustls_native_certs::load_native_certs().certs {
-                    let _ = roots.add(c);
-                }
-            }
-        }
-        builder.with_root_certificates(roots).with_no_client_auth()
-    };
-    Ok(Arc::new(config))
-}
-
 fn tls_drain(s: &mut rustls::StreamOwned<rustls::ClientConnection, TcpStream>) -> bool {
     if s.sock.set_nonblocking(true).is_err() {
         return false;
@@ -586,52 +525,4 @@ fn tls_drain(s: &mut rustls::StreamOwned<rustls::ClientConnection, TcpStream>) -
         return false;
     }
     alive
-}
-
-#[derive(Debug)]
-struct NoVerify(Arc<rustls::crypto::CryptoProvider>);
-
-impl rustls::client::danger::ServerCertVerifier for NoVerify {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &rustls::pki_types::CertificateDer<'_>,
-        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
-        _server_name: &rustls::pki_types::ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: rustls::pki_types::UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        Ok(rustls::client::danger::ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &rustls::pki_types::CertificateDer<'_>,
-        dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &rustls::pki_types::CertificateDer<'_>,
-        dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
 }
