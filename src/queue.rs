@@ -25,11 +25,18 @@
 //! `retry` and `touch` only act when the job's latest claim is the caller's.
 //! A claim whose visibility timeout has passed stays the caller's until
 //! another consumer claims the job.
+//!
+//! Lapsed claims: a claim whose visibility deadline has passed counts as a
+//! failed delivery *at that deadline*: the job is due at deadline + backoff
+//! (or dead as of the deadline), whichever script notices it first and
+//! however late. `pop`, `counts`, `dead`, `cancel` and `requeue_dead` first
+//! put back up to 100 lapsed claims (the same bookkeeping in each), so they
+//! all see the same states; `ack`, `retry` and `touch` of a lapsed claim
+//! nobody noticed yet act as they would once it was noticed.
 use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
 use crate::scripts;
 use parking_lot::Mutex;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,8 +52,6 @@ pub const OPTIONS: &[&str] = &[
 pub const MAX_POP: i64 = 1000;
 /// Most dead jobs one `dead()` call may list.
 pub const MAX_DEAD_LIST: i64 = 10_000;
-/// Expired claims one `pop` handles at most before claiming (bounded bookkeeping).
-pub const BOOKKEEPING: i64 = 100;
 /// Payloads per script call in `push_many` (all sent in one round trip).
 const PUSH_CHUNK: usize = 1000;
 /// Dead jobs moved per script call in `requeue_dead(None)`.
@@ -143,14 +148,6 @@ fn secs_option(opts: &mut Options, key: &str, positive: bool) -> Result<Option<f
         )));
     }
     Ok(Some(v))
-}
-
-/// A fresh 31-bit random number (jitter seed) without a syscall: every
-/// `RandomState` has new keys.
-fn random_seed() -> i64 {
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(u64::from(std::process::id()));
-    (h.finish() & 0x7fff_ffff) as i64
 }
 
 fn new_owner() -> String {
@@ -360,10 +357,7 @@ impl DelayQueue {
     /// nothing scheduled or in flight).
     fn pop_once(&self, max: i64, waiting: bool, owner: &str) -> Result<(Vec<Job>, i64)> {
         let mut c = self.call(&scripts::QUEUE_POP, owner);
-        c.int(max)
-            .int(BOOKKEEPING)
-            .int(random_seed())
-            .arg(if waiting { "1" } else { "0" });
+        c.int(max).arg(if waiting { "1" } else { "0" });
         // Not re-sent after a lost reply: the claims it made come back after
         // the visibility timeout (at-least-once).
         let v = conn::eval(&self.dsn, &c, false)?;
@@ -616,7 +610,136 @@ mod tests {
         for bad in ["", "a|b"] {
             assert!(make(vec![("consumer", OptValue::Str(bad.as_bytes().to_vec()))]).is_err());
         }
-        assert_ne!(random_seed(), random_seed());
+    }
+
+    /// A queue on the test server (REDIS_URL) under a fresh key.
+    fn live(cfg: Config) -> DelayQueue {
+        let key = format!("rkq:{}:{}", std::process::id(), new_owner()).into_bytes();
+        DelayQueue::with_key(Arc::new(conn::test_dsn()), key, cfg)
+    }
+
+    fn redis(q: &DelayQueue, args: &[&[u8]]) -> Value {
+        let mut a = Args::new();
+        for x in args {
+            a.push(x);
+        }
+        conn::command(&q.dsn, &a, false).unwrap()
+    }
+
+    fn redis_ms(q: &DelayQueue) -> i64 {
+        let Value::Array(t) = redis(q, &[b"TIME"]) else {
+            panic!("TIME")
+        };
+        let mut t = t.into_iter();
+        let s = int(t.next().unwrap(), "s").unwrap();
+        let us = int(t.next().unwrap(), "us").unwrap();
+        s * 1000 + us / 1000
+    }
+
+    /// Moves the one claim on `id` to the visibility deadline `deadline`
+    /// (as if it had been claimed long ago); returns its member.
+    fn set_deadline(q: &DelayQueue, id: &[u8], deadline: i64) -> Vec<u8> {
+        let mut member = id.to_vec();
+        member.push(b'|');
+        member.extend_from_slice(q.owner().as_bytes());
+        let d = deadline.to_string();
+        redis(q, &[b"ZADD", &q.keys[1], b"XX", d.as_bytes(), &member]);
+        member
+    }
+
+    fn cleanup(q: &DelayQueue) {
+        q.purge().unwrap();
+        redis(q, &[b"DEL", &q.keys[6]]);
+    }
+
+    /// A lapsed claim's backoff runs from its deadline: one that lapsed long
+    /// enough ago is due by the time a pop notices, and that pop delivers it;
+    /// the due time is deadline + backoff exactly (Redis clock), whoever notices.
+    #[test]
+    fn backoff_counts_from_the_lapse() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 5,
+            backoff_ms: 1000,
+        });
+        let id = q.push(b"job", 0.0).unwrap();
+        assert_eq!(q.pop(1, 0.0).unwrap().len(), 1);
+        // lapsed 3 s ago: first backoff is 0.5..1 s, over for 2 s by now
+        let lapse = redis_ms(&q) - 3000;
+        set_deadline(&q, &id, lapse);
+        let jobs = q.pop(1, 0.0).unwrap();
+        assert_eq!(jobs.len(), 1, "the noticing pop delivers it");
+        assert_eq!(jobs[0].id, id);
+        assert_eq!(jobs[0].attempts, 1);
+        let due = (jobs[0].due_at * 1000.0).round() as i64;
+        assert!(
+            (lapse + 500..=lapse + 1000).contains(&due),
+            "due {} ms after the lapse",
+            due - lapse
+        );
+        // second failure, noticed by counts(): due at lapse + 1..2 s, so
+        // still scheduled when the lapse was 100 ms ago
+        let lapse = redis_ms(&q) - 100;
+        set_deadline(&q, &id, lapse);
+        let c = q.counts().unwrap();
+        assert_eq!((c.scheduled, c.due, c.in_flight), (1, 0, 0), "{c:?}");
+        let Value::BulkString(score) = redis(&q, &[b"ZSCORE", &q.keys[0], &id]) else {
+            panic!("not scheduled")
+        };
+        let due: i64 = std::str::from_utf8(&score).unwrap().parse().unwrap();
+        assert!(
+            (lapse + 1000..=lapse + 2000).contains(&due),
+            "due {} ms after the lapse",
+            due - lapse
+        );
+        cleanup(&q);
+    }
+
+    /// Out of attempts, a lapsed claim is dead as of its deadline, whether a
+    /// pop, dead() or a late retry() of its consumer notices it.
+    #[test]
+    fn dead_lettered_at_the_lapse() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 1,
+            backoff_ms: 0,
+        });
+        let a = q.push(b"a", 0.0).unwrap();
+        let b = q.push(b"b", 0.0).unwrap();
+        let c = q.push(b"c", 0.0).unwrap();
+        assert_eq!(q.pop(3, 0.0).unwrap().len(), 3);
+        let now = redis_ms(&q);
+        set_deadline(&q, &a, now - 9000);
+        set_deadline(&q, &b, now - 8000);
+        set_deadline(&q, &c, now - 7000);
+        assert!(q.pop(1, 0.0).unwrap().is_empty());
+        assert!(
+            q.retry(&c, 0.0).unwrap(),
+            "c was noticed by the pop: still the caller's"
+        );
+        let dead = q.dead(10).unwrap();
+        let when: Vec<i64> = dead
+            .iter()
+            .map(|j| (j.due_at * 1000.0).round() as i64 - now)
+            .collect();
+        assert_eq!(when, [-9000, -8000, -7000]);
+        cleanup(&q);
+
+        // not noticed by anyone before the late retry
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 1,
+            backoff_ms: 0,
+        });
+        let id = q.push(b"late", 0.0).unwrap();
+        assert_eq!(q.pop(1, 0.0).unwrap().len(), 1);
+        let lapse = redis_ms(&q) - 5000;
+        set_deadline(&q, &id, lapse);
+        assert!(q.retry(&id, 0.0).unwrap());
+        let dead = q.dead(10).unwrap();
+        assert_eq!(dead.len(), 1);
+        assert_eq!((dead[0].due_at * 1000.0).round() as i64, lapse);
+        cleanup(&q);
     }
 
     #[test]

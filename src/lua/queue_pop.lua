@@ -1,8 +1,7 @@
--- pop: ARGV[3] max jobs to claim, ARGV[4] bookkeeping limit, ARGV[5] random
--- seed, ARGV[6] '1' if the caller will wait when nothing is due.
--- 1. Bookkeeping, bounded: up to ARGV[4] in-flight jobs whose visibility
---    deadline has passed go back to the schedule (attempts + 1, exponential
---    backoff with jitter) or, out of attempts, to the dead set.
+-- pop: ARGV[3] max jobs to claim, ARGV[4] '1' if the caller will wait when
+-- nothing is due.
+-- 1. Bookkeeping, bounded: lapsed claims go back (put_back_lapsed: due at
+--    deadline + backoff, or dead as of the deadline).
 -- 2. Claims up to ARGV[3] due jobs, oldest due time first (equal due times in
 --    push order), for the caller (ARGV[2]) until now + visibility timeout:
 --    in flight as "<id>|<owner>".
@@ -10,43 +9,14 @@
 -- -1: nothing scheduled or in flight; only computed for a waiting caller that
 -- got no job), id, payload, attempts (nil = 0), due ms, id, ... }.
 --!include _queue_common.lua
-local max, limit = int_arg(3), int_arg(4)
-local waiting = ARGV[6] == '1'
+local max = int_arg(3)
+local waiting = ARGV[4] == '1'
 
--- 1. expired claims
-local now_ms = fmt(NOW_MS)
-local expired = redis.call('ZRANGE', FLIGHT, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, limit)
-if #expired > 0 then
-  math.randomseed(int_arg(5))
-  local MAX_BACKOFF_MS = 86400000 -- one day
-  redis.call('ZREM', FLIGHT, unpack(expired))
-  for _, member in ipairs(expired) do
-    local bar = string.find(member, '|', 1, true)
-    local id, owner = string.sub(member, 1, (bar or 0) - 1), string.sub(member, (bar or #member) + 1)
-    if not bar or redis.call('HEXISTS', PAYLOAD, id) == 0 then
-      if bar then forget(id) end -- remnant of a job whose data was deleted by hand
-    else
-      local a = redis.call('HINCRBY', ATTEMPTS, id, 1)
-      if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
-        redis.call('ZADD', DEAD, now_ms, id)
-      else
-        local d = 0
-        if BACKOFF > 0 then
-          d = BACKOFF * 2 ^ math.min(a - 1, 40)
-          if d > MAX_BACKOFF_MS then d = MAX_BACKOFF_MS end
-          -- "equal jitter": between half and all of the exponential delay
-          d = math.floor(d / 2 + math.random() * d / 2)
-        end
-        redis.call('ZADD', SCHED, fmt(NOW_MS + d), id)
-      end
-      -- until someone else claims the job, its last consumer may still ack,
-      -- retry or touch it
-      redis.call('HSET', CLAIM, id, owner)
-    end
-  end
-end
+-- 1. lapsed claims
+put_back_lapsed()
 
 -- 2. claim (one more than asked, to learn whether more are due)
+local now_ms = fmt(NOW_MS)
 local out = { 0 }
 local claimed = 0
 local due = redis.call('ZRANGE', SCHED, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, max + 1, 'WITHSCORES')
