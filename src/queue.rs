@@ -52,8 +52,6 @@ pub const OPTIONS: &[&str] = &[
 pub const MAX_POP: i64 = 1000;
 /// Most dead jobs one `dead()` call may list.
 pub const MAX_DEAD_LIST: i64 = 10_000;
-/// Payloads per script call in `push_many` (all sent in one round trip).
-const PUSH_CHUNK: usize = 1000;
 /// Dead jobs moved per script call in `requeue_dead(None)`.
 const REQUEUE_CHUNK: i64 = 1000;
 /// Latest accepted `push_at` timestamp (seconds): keeps unix ms exact in a double.
@@ -254,7 +252,7 @@ impl DelayQueue {
     /// One job due `delay` seconds from now (Redis clock). Returns its id.
     pub fn push(&self, payload: &[u8], delay: f64) -> Result<Vec<u8>> {
         let us = delay_us("delay", delay)?;
-        let mut ids = self.push_chunks("d", us, &[payload])?;
+        let mut ids = self.push_jobs("push", "d", us, &[payload])?;
         ids.pop()
             .ok_or_else(|| Error::Redis("push: Redis returned no job id".into()))
     }
@@ -262,53 +260,54 @@ impl DelayQueue {
     /// One job due at the unix time `timestamp` (seconds). Returns its id.
     pub fn push_at(&self, payload: &[u8], timestamp: f64) -> Result<Vec<u8>> {
         let ms = timestamp_ms(timestamp)?;
-        let mut ids = self.push_chunks("a", ms, &[payload])?;
+        let mut ids = self.push_jobs("pushAt", "a", ms, &[payload])?;
         ids.pop()
             .ok_or_else(|| Error::Redis("pushAt: Redis returned no job id".into()))
     }
 
     /// One job per payload, all due `delay` seconds from now, in one round
-    /// trip. Returns their ids in order.
+    /// trip and one script: all of them are written or none. Returns their
+    /// ids in order.
     pub fn push_many(&self, payloads: &[&[u8]], delay: f64) -> Result<Vec<Vec<u8>>> {
         let us = delay_us("delay", delay)?;
-        self.push_chunks("d", us, payloads)
+        self.push_jobs("pushMany", "d", us, payloads)
     }
 
-    fn push_chunks(&self, mode: &str, value: i64, payloads: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
+    /// One push script for the whole batch: Redis refuses a script under
+    /// maxmemory only at its first write, before any job is written, and
+    /// lets a script that has written finish, so a batch is never cut.
+    fn push_jobs(
+        &self,
+        what: &str,
+        mode: &str,
+        value: i64,
+        payloads: &[&[u8]],
+    ) -> Result<Vec<Vec<u8>>> {
         if payloads.is_empty() {
             return Ok(Vec::new());
         }
-        let calls: Vec<ScriptCall> = payloads
-            .chunks(PUSH_CHUNK)
-            .map(|chunk| {
-                let mut c = self.call(&scripts::QUEUE_PUSH, "");
-                c.arg(mode).int(value);
-                for p in chunk {
-                    c.arg(p);
-                }
-                c
-            })
-            .collect();
-        // A push is not idempotent (new ids): never re-sent after a lost reply.
-        let replies = if calls.len() == 1 {
-            vec![conn::eval(&self.dsn, &calls[0], false)?]
-        } else {
-            conn::eval_many(&self.dsn, &calls)?
-        };
-        let mut ids = Vec::with_capacity(payloads.len());
-        for r in replies {
-            match conn::check(r)? {
-                Value::Array(items) => {
-                    for i in items {
-                        ids.push(bytes(i, "push")?);
-                    }
-                }
-                v => return Err(Error::unexpected("push", &v)),
-            }
+        let mut c = self.call(&scripts::QUEUE_PUSH, "");
+        c.arg(mode).int(value);
+        for p in payloads {
+            c.arg(p);
         }
+        // A push is not idempotent (new ids): never re-sent after a lost reply.
+        let reply = conn::eval(&self.dsn, &c, false).map_err(|e| match e {
+            Error::Redis(m) if m.starts_with("OOM") => Error::Redis(format!(
+                "{what}: Redis is out of memory (maxmemory), no job was written: {m}"
+            )),
+            e => e,
+        })?;
+        let ids = match reply {
+            Value::Array(items) => items
+                .into_iter()
+                .map(|i| bytes(i, what))
+                .collect::<Result<Vec<_>>>()?,
+            v => return Err(Error::unexpected(what, &v)),
+        };
         if ids.len() != payloads.len() {
             return Err(Error::Redis(format!(
-                "push: expected {} job ids, Redis returned {}",
+                "{what}: expected {} job ids, Redis returned {}",
                 payloads.len(),
                 ids.len()
             )));
