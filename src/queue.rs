@@ -52,6 +52,9 @@ pub const OPTIONS: &[&str] = &[
 pub const MAX_POP: i64 = 1000;
 /// Most dead jobs one `dead()` call may list.
 pub const MAX_DEAD_LIST: i64 = 10_000;
+/// Payloads per push script: a bigger `push_many` batch is sent as slices
+/// of this many (all in one round trip).
+const PUSH_SLICE: usize = 1000;
 /// Dead jobs moved per script call in `requeue_dead(None)`.
 const REQUEUE_CHUNK: i64 = 1000;
 /// Latest accepted `push_at` timestamp (seconds): keeps unix ms exact in a double.
@@ -265,17 +268,42 @@ impl DelayQueue {
             .ok_or_else(|| Error::Redis("pushAt: Redis returned no job id".into()))
     }
 
-    /// One job per payload, all due `delay` seconds from now, in one round
-    /// trip and one script: all of them are written or none. Returns their
-    /// ids in order.
+    /// One job per payload, all due `delay` seconds from now. Returns their
+    /// ids in order. Under maxmemory the batch is refused whole (nothing
+    /// written) or written whole; up to 1000 payloads it is one script (one
+    /// round trip, atomic), beyond that one script per 1000 sent in one round
+    /// trip after the one that takes the ids.
     pub fn push_many(&self, payloads: &[&[u8]], delay: f64) -> Result<Vec<Vec<u8>>> {
         let us = delay_us("delay", delay)?;
         self.push_jobs("pushMany", "d", us, payloads)
     }
 
-    /// One push script for the whole batch: Redis refuses a script under
-    /// maxmemory only at its first write, before any job is written, and
-    /// lets a script that has written finish, so a batch is never cut.
+    fn push_call(
+        &self,
+        mode: &str,
+        value: i64,
+        base: Option<i64>,
+        slice: &[&[u8]],
+    ) -> ScriptCall<'static> {
+        let mut c = self.call(&scripts::QUEUE_PUSH, "");
+        c.arg(mode).int(value);
+        match base {
+            None => c.arg(""),
+            Some(b) => c.int(b),
+        };
+        for p in slice {
+            c.arg(p);
+        }
+        c
+    }
+
+    /// A batch of up to PUSH_SLICE is one script, which Redis refuses under
+    /// maxmemory at its first write (before any job is written) or lets
+    /// finish. A bigger one first takes all its ids in one small script (the
+    /// batch is admitted or refused there, nothing written), then sends its
+    /// slices in one pipeline: each slice starts with a write Redis never
+    /// refuses, so an admitted batch is written whole, the way Redis lets one
+    /// script finish, and no script runs long (each stays one slice's work).
     fn push_jobs(
         &self,
         what: &str,
@@ -286,25 +314,55 @@ impl DelayQueue {
         if payloads.is_empty() {
             return Ok(Vec::new());
         }
-        let mut c = self.call(&scripts::QUEUE_PUSH, "");
-        c.arg(mode).int(value);
-        for p in payloads {
-            c.arg(p);
-        }
-        // A push is not idempotent (new ids): never re-sent after a lost reply.
-        let reply = conn::eval(&self.dsn, &c, false).map_err(|e| match e {
+        let refused = |e: Error| match e {
             Error::Redis(m) if m.starts_with("OOM") => Error::Redis(format!(
                 "{what}: Redis is out of memory (maxmemory), no job was written: {m}"
             )),
             e => e,
-        })?;
-        let ids = match reply {
-            Value::Array(items) => items
-                .into_iter()
-                .map(|i| bytes(i, what))
-                .collect::<Result<Vec<_>>>()?,
-            v => return Err(Error::unexpected(what, &v)),
         };
+        // A push is not idempotent (new ids): never re-sent after a lost reply.
+        let replies = if payloads.len() <= PUSH_SLICE {
+            let c = self.push_call(mode, value, None, payloads);
+            vec![conn::eval(&self.dsn, &c, false).map_err(refused)?]
+        } else {
+            let mut r = self.call(&scripts::QUEUE_RESERVE, "");
+            r.int(payloads.len() as i64);
+            let base = int(conn::eval(&self.dsn, &r, false).map_err(refused)?, what)?;
+            let calls: Vec<ScriptCall> = payloads
+                .chunks(PUSH_SLICE)
+                .enumerate()
+                .map(|(k, slice)| {
+                    self.push_call(mode, value, Some(base + (k * PUSH_SLICE) as i64), slice)
+                })
+                .collect();
+            let replies = conn::eval_many(&self.dsn, &calls)?;
+            // Not an OOM refusal (slices are never refused): an error of
+            // another kind, after the slices before it were written.
+            for (k, r) in replies.iter().enumerate() {
+                if let Value::ServerError(_) = r {
+                    let e = conn::check(r.clone()).err().map(|e| e.to_string());
+                    return Err(Error::Redis(format!(
+                        "{what}: Redis failed slice {} of {} ({}): the {} jobs of the slices before it were written",
+                        k + 1,
+                        calls.len(),
+                        e.unwrap_or_default(),
+                        k * PUSH_SLICE
+                    )));
+                }
+            }
+            replies
+        };
+        let mut ids = Vec::with_capacity(payloads.len());
+        for reply in replies {
+            match reply {
+                Value::Array(items) => {
+                    for i in items {
+                        ids.push(bytes(i, what)?);
+                    }
+                }
+                v => return Err(Error::unexpected(what, &v)),
+            }
+        }
         if ids.len() != payloads.len() {
             return Err(Error::Redis(format!(
                 "{what}: expected {} job ids, Redis returned {}",

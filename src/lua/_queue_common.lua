@@ -83,6 +83,14 @@ local function forget(id)
   redis.call('HDEL', CLAIM, id)
 end
 
+-- Takes n new job ids: returns base, the ids being base+1 .. base+n. A push's
+-- first write: under maxmemory, Redis refuses a script only at its first
+-- write (and lets it finish once it has written), so a refused push has
+-- written nothing, not even the counter.
+local function alloc_ids(n)
+  return redis.call('INCRBY', SEQ, n) - n
+end
+
 -- Most lapsed claims one script puts back (bounded work: a mass expiry is
 -- worked off this many per call).
 local LAPSED_LIMIT = 100
