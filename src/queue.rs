@@ -799,6 +799,50 @@ mod tests {
         cleanup(&q);
     }
 
+    /// A batch of several slices gets consecutive ids in payload order; a
+    /// lost id counter (evicted, deleted) while jobs remain never makes a
+    /// push hand out a live id again.
+    #[test]
+    fn batches_and_ids() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 5,
+            backoff_ms: 0,
+        });
+        let payloads: Vec<Vec<u8>> = (0..2345).map(|i| format!("p{i}").into_bytes()).collect();
+        let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+        let ids = q.push_many(&refs, 0.0).unwrap();
+        let nums: Vec<u64> = ids
+            .iter()
+            .map(|i| std::str::from_utf8(i).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(nums.len(), 2345);
+        assert!(nums.windows(2).all(|w| w[1] == w[0] + 1), "consecutive");
+        assert!(ids.iter().all(|i| i.len() == 16));
+        // the counter is lost while those jobs wait
+        redis(&q, &[b"DEL", &q.keys[6]]);
+        let more = q.push_many(&[b"a", b"b"], 0.0).unwrap();
+        assert!(
+            more.iter().all(|m| !ids.contains(m) && m > &ids[2344]),
+            "{more:?}"
+        );
+        let mut got = Vec::new();
+        loop {
+            let jobs = q.pop(1000, 0.0).unwrap();
+            if jobs.is_empty() {
+                break;
+            }
+            got.extend(jobs);
+        }
+        assert_eq!(got.len(), 2347);
+        for (j, id) in got.iter().zip(ids.iter().chain(more.iter())) {
+            assert_eq!(&j.id, id);
+        }
+        assert_eq!(got[7].payload, b"p7");
+        assert_eq!(got[2346].payload, b"b");
+        cleanup(&q);
+    }
+
     #[test]
     fn job_lists_are_parsed() {
         let v = vec![

@@ -88,7 +88,18 @@ end
 -- write (and lets it finish once it has written), so a refused push has
 -- written nothing, not even the counter.
 local function alloc_ids(n)
-  return redis.call('INCRBY', SEQ, n) - n
+  if redis.call('EXISTS', SEQ) == 1
+    or redis.call('EXISTS', SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM) == 0 then
+    return redis.call('INCRBY', SEQ, n) - n -- (a new queue: ids from 1)
+  end
+  -- The counter is gone but jobs remain: it was evicted (an allkeys-*
+  -- maxmemory-policy) or deleted by hand. Counting from 1 again would hand
+  -- out live ids (and overwrite their payloads): go on from the Redis clock
+  -- in microseconds instead, above any id a counter from 1 has reached, and
+  -- above an earlier restart's ids unless more jobs were pushed since than
+  -- microseconds passed. Still 16 digits until the year 2286.
+  redis.call('SET', SEQ, fmt(NOW_US + n))
+  return NOW_US
 end
 
 -- Most lapsed claims one script puts back (bounded work: a mass expiry is
@@ -124,6 +135,7 @@ local function put_back_lapsed()
   local members = {}
   for i = 1, n do members[i] = expired[2 * i - 1] end
   redis.call('ZREM', FLIGHT, unpack(members))
+  local sched, dead, claims = {}, {}, {}
   for i = 1, n do
     local member, deadline = members[i], tonumber(expired[2 * i])
     local bar = string.find(member, '|', 1, true)
@@ -134,13 +146,19 @@ local function put_back_lapsed()
       else
         local a = redis.call('HINCRBY', ATTEMPTS, id, 1)
         if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
-          redis.call('ZADD', DEAD, fmt(deadline), id)
+          dead[#dead + 1] = fmt(deadline)
+          dead[#dead + 1] = id
         else
-          redis.call('ZADD', SCHED, fmt(deadline + backoff_ms(id, a)), id)
+          sched[#sched + 1] = fmt(deadline + backoff_ms(id, a))
+          sched[#sched + 1] = id
         end
-        redis.call('HSET', CLAIM, id, owner)
+        claims[#claims + 1] = id
+        claims[#claims + 1] = owner
       end
     end
   end
+  if #sched > 0 then redis.call('ZADD', SCHED, unpack(sched)) end
+  if #dead > 0 then redis.call('ZADD', DEAD, unpack(dead)) end
+  if #claims > 0 then redis.call('HSET', CLAIM, unpack(claims)) end
   return n
 end
