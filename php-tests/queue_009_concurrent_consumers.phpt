@@ -1,5 +1,5 @@
 --TEST--
-DelayQueue: 4 consumer processes x 5,000 jobs with redeliveries forced by slow jobs: every job is acked (ack() === true) exactly once, counted per job id from outside the queue
+DelayQueue: 4 consumer processes x 5,000 jobs with redeliveries forced by slow jobs (one of them slow until another consumer has claimed it again): every job is acked (ack() === true) exactly once, counted per job id from outside the queue
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -36,7 +36,19 @@ for ($c = 0; $c < 4; $c++) {
                 // sees it: its claim (and the rest of the batch's) expires
                 if ((int)$j['id'] % 1000 === 7 && !isset($slept[$j['id']])) {
                     $slept[$j['id']] = true;
-                    usleep(350000);
+                    if ((int)$j['id'] === 7) {
+                        // the first one is slow until another consumer has
+                        // claimed it again (lapsed jobs come after the jobs
+                        // due before them): at least one redelivery, however
+                        // fast or slow the others are
+                        $raw = new RkRaw();
+                        $claims = fn() => array_values(array_filter($raw->cmd('ZRANGE', '{' . $ns . 'cc}:inflight', '0', '-1'),
+                            fn($m) => str_starts_with($m, $j['id'] . '|')));
+                        $mine = $claims();
+                        rk_until(fn() => array_diff($claims(), $mine) !== [], 40.0);
+                    } else {
+                        usleep(350000);
+                    }
                 }
                 fwrite($log, 'A ' . $j['id'] . ' ' . ($w->ack($j['id']) ? 1 : 0) . "\n");
             }

@@ -25,11 +25,18 @@
 //! `retry` and `touch` only act when the job's latest claim is the caller's.
 //! A claim whose visibility timeout has passed stays the caller's until
 //! another consumer claims the job.
+//!
+//! Lapsed claims: a claim whose visibility deadline has passed counts as a
+//! failed delivery *at that deadline*: the job is due at deadline + backoff
+//! (or dead as of the deadline), whichever script notices it first and
+//! however late. `pop`, `counts`, `dead`, `cancel` and `requeue_dead` first
+//! put back up to 100 lapsed claims (the same bookkeeping in each), so they
+//! all see the same states; `ack`, `retry` and `touch` of a lapsed claim
+//! nobody noticed yet act as they would once it was noticed.
 use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
 use crate::scripts;
 use parking_lot::Mutex;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,10 +52,9 @@ pub const OPTIONS: &[&str] = &[
 pub const MAX_POP: i64 = 1000;
 /// Most dead jobs one `dead()` call may list.
 pub const MAX_DEAD_LIST: i64 = 10_000;
-/// Expired claims one `pop` handles at most before claiming (bounded bookkeeping).
-pub const BOOKKEEPING: i64 = 100;
-/// Payloads per script call in `push_many` (all sent in one round trip).
-const PUSH_CHUNK: usize = 1000;
+/// Payloads per push script: a bigger `push_many` batch is sent as slices
+/// of this many (all in one round trip).
+const PUSH_SLICE: usize = 1000;
 /// Dead jobs moved per script call in `requeue_dead(None)`.
 const REQUEUE_CHUNK: i64 = 1000;
 /// Latest accepted `push_at` timestamp (seconds): keeps unix ms exact in a double.
@@ -143,14 +149,6 @@ fn secs_option(opts: &mut Options, key: &str, positive: bool) -> Result<Option<f
         )));
     }
     Ok(Some(v))
-}
-
-/// A fresh 31-bit random number (jitter seed) without a syscall: every
-/// `RandomState` has new keys.
-fn random_seed() -> i64 {
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(u64::from(std::process::id()));
-    (h.finish() & 0x7fff_ffff) as i64
 }
 
 fn new_owner() -> String {
@@ -257,7 +255,7 @@ impl DelayQueue {
     /// One job due `delay` seconds from now (Redis clock). Returns its id.
     pub fn push(&self, payload: &[u8], delay: f64) -> Result<Vec<u8>> {
         let us = delay_us("delay", delay)?;
-        let mut ids = self.push_chunks("d", us, &[payload])?;
+        let mut ids = self.push_jobs("push", "d", us, &[payload])?;
         ids.pop()
             .ok_or_else(|| Error::Redis("push: Redis returned no job id".into()))
     }
@@ -265,53 +263,109 @@ impl DelayQueue {
     /// One job due at the unix time `timestamp` (seconds). Returns its id.
     pub fn push_at(&self, payload: &[u8], timestamp: f64) -> Result<Vec<u8>> {
         let ms = timestamp_ms(timestamp)?;
-        let mut ids = self.push_chunks("a", ms, &[payload])?;
+        let mut ids = self.push_jobs("pushAt", "a", ms, &[payload])?;
         ids.pop()
             .ok_or_else(|| Error::Redis("pushAt: Redis returned no job id".into()))
     }
 
-    /// One job per payload, all due `delay` seconds from now, in one round
-    /// trip. Returns their ids in order.
+    /// One job per payload, all due `delay` seconds from now. Returns their
+    /// ids in order. Under maxmemory the batch is refused whole (nothing
+    /// written) or written whole; up to 1000 payloads it is one script (one
+    /// round trip, atomic), beyond that one script per 1000 sent in one round
+    /// trip after the one that takes the ids.
     pub fn push_many(&self, payloads: &[&[u8]], delay: f64) -> Result<Vec<Vec<u8>>> {
         let us = delay_us("delay", delay)?;
-        self.push_chunks("d", us, payloads)
+        self.push_jobs("pushMany", "d", us, payloads)
     }
 
-    fn push_chunks(&self, mode: &str, value: i64, payloads: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
+    fn push_call(
+        &self,
+        mode: &str,
+        value: i64,
+        base: Option<i64>,
+        slice: &[&[u8]],
+    ) -> ScriptCall<'static> {
+        let mut c = self.call(&scripts::QUEUE_PUSH, "");
+        c.arg(mode).int(value);
+        match base {
+            None => c.arg(""),
+            Some(b) => c.int(b),
+        };
+        for p in slice {
+            c.arg(p);
+        }
+        c
+    }
+
+    /// A batch of up to PUSH_SLICE is one script, which Redis refuses under
+    /// maxmemory at its first write (before any job is written) or lets
+    /// finish. A bigger one first takes all its ids in one small script (the
+    /// batch is admitted or refused there, nothing written), then sends its
+    /// slices in one pipeline: each slice starts with a write Redis never
+    /// refuses, so an admitted batch is written whole, the way Redis lets one
+    /// script finish, and no script runs long (each stays one slice's work).
+    fn push_jobs(
+        &self,
+        what: &str,
+        mode: &str,
+        value: i64,
+        payloads: &[&[u8]],
+    ) -> Result<Vec<Vec<u8>>> {
         if payloads.is_empty() {
             return Ok(Vec::new());
         }
-        let calls: Vec<ScriptCall> = payloads
-            .chunks(PUSH_CHUNK)
-            .map(|chunk| {
-                let mut c = self.call(&scripts::QUEUE_PUSH, "");
-                c.arg(mode).int(value);
-                for p in chunk {
-                    c.arg(p);
-                }
-                c
-            })
-            .collect();
+        let refused = |e: Error| match e {
+            Error::Redis(m) if m.starts_with("OOM") => Error::Redis(format!(
+                "{what}: Redis is out of memory (maxmemory), no job was written: {m}"
+            )),
+            e => e,
+        };
         // A push is not idempotent (new ids): never re-sent after a lost reply.
-        let replies = if calls.len() == 1 {
-            vec![conn::eval(&self.dsn, &calls[0], false)?]
+        let replies = if payloads.len() <= PUSH_SLICE {
+            let c = self.push_call(mode, value, None, payloads);
+            vec![conn::eval(&self.dsn, &c, false).map_err(refused)?]
         } else {
-            conn::eval_many(&self.dsn, &calls)?
+            let mut r = self.call(&scripts::QUEUE_RESERVE, "");
+            r.int(payloads.len() as i64);
+            let base = int(conn::eval(&self.dsn, &r, false).map_err(refused)?, what)?;
+            let calls: Vec<ScriptCall> = payloads
+                .chunks(PUSH_SLICE)
+                .enumerate()
+                .map(|(k, slice)| {
+                    self.push_call(mode, value, Some(base + (k * PUSH_SLICE) as i64), slice)
+                })
+                .collect();
+            let replies = conn::eval_many(&self.dsn, &calls)?;
+            // Not an OOM refusal (slices are never refused): an error of
+            // another kind, after the slices before it were written.
+            for (k, r) in replies.iter().enumerate() {
+                if let Value::ServerError(_) = r {
+                    let e = conn::check(r.clone()).err().map(|e| e.to_string());
+                    return Err(Error::Redis(format!(
+                        "{what}: Redis failed slice {} of {} ({}): the {} jobs of the slices before it were written",
+                        k + 1,
+                        calls.len(),
+                        e.unwrap_or_default(),
+                        k * PUSH_SLICE
+                    )));
+                }
+            }
+            replies
         };
         let mut ids = Vec::with_capacity(payloads.len());
-        for r in replies {
-            match conn::check(r)? {
+        for reply in replies {
+            match reply {
                 Value::Array(items) => {
                     for i in items {
-                        ids.push(bytes(i, "push")?);
+                        ids.push(bytes(i, what)?);
                     }
                 }
-                v => return Err(Error::unexpected("push", &v)),
+                v => return Err(Error::unexpected(what, &v)),
             }
         }
         if ids.len() != payloads.len() {
             return Err(Error::Redis(format!(
-                "push: expected {} job ids, Redis returned {}",
+                "{what}: expected {} job ids, Redis returned {}",
                 payloads.len(),
                 ids.len()
             )));
@@ -360,10 +414,7 @@ impl DelayQueue {
     /// nothing scheduled or in flight).
     fn pop_once(&self, max: i64, waiting: bool, owner: &str) -> Result<(Vec<Job>, i64)> {
         let mut c = self.call(&scripts::QUEUE_POP, owner);
-        c.int(max)
-            .int(BOOKKEEPING)
-            .int(random_seed())
-            .arg(if waiting { "1" } else { "0" });
+        c.int(max).arg(if waiting { "1" } else { "0" });
         // Not re-sent after a lost reply: the claims it made come back after
         // the visibility timeout (at-least-once).
         let v = conn::eval(&self.dsn, &c, false)?;
@@ -616,7 +667,180 @@ mod tests {
         for bad in ["", "a|b"] {
             assert!(make(vec![("consumer", OptValue::Str(bad.as_bytes().to_vec()))]).is_err());
         }
-        assert_ne!(random_seed(), random_seed());
+    }
+
+    /// A queue on the test server (REDIS_URL) under a fresh key.
+    fn live(cfg: Config) -> DelayQueue {
+        let key = format!("rkq:{}:{}", std::process::id(), new_owner()).into_bytes();
+        DelayQueue::with_key(Arc::new(conn::test_dsn()), key, cfg)
+    }
+
+    fn redis(q: &DelayQueue, args: &[&[u8]]) -> Value {
+        let mut a = Args::new();
+        for x in args {
+            a.push(x);
+        }
+        conn::command(&q.dsn, &a, false).unwrap()
+    }
+
+    fn redis_ms(q: &DelayQueue) -> i64 {
+        let Value::Array(t) = redis(q, &[b"TIME"]) else {
+            panic!("TIME")
+        };
+        let mut t = t.into_iter();
+        let s = int(t.next().unwrap(), "s").unwrap();
+        let us = int(t.next().unwrap(), "us").unwrap();
+        s * 1000 + us / 1000
+    }
+
+    /// Moves the one claim on `id` to the visibility deadline `deadline`
+    /// (as if it had been claimed long ago); returns its member.
+    fn set_deadline(q: &DelayQueue, id: &[u8], deadline: i64) -> Vec<u8> {
+        let mut member = id.to_vec();
+        member.push(b'|');
+        member.extend_from_slice(q.owner().as_bytes());
+        let d = deadline.to_string();
+        redis(q, &[b"ZADD", &q.keys[1], b"XX", d.as_bytes(), &member]);
+        member
+    }
+
+    fn cleanup(q: &DelayQueue) {
+        q.purge().unwrap();
+        redis(q, &[b"DEL", &q.keys[6]]);
+    }
+
+    /// A lapsed claim's backoff runs from its deadline: one that lapsed long
+    /// enough ago is due by the time a pop notices, and that pop delivers it;
+    /// the due time is deadline + backoff exactly (Redis clock), whoever notices.
+    #[test]
+    fn backoff_counts_from_the_lapse() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 5,
+            backoff_ms: 1000,
+        });
+        let id = q.push(b"job", 0.0).unwrap();
+        assert_eq!(q.pop(1, 0.0).unwrap().len(), 1);
+        // lapsed 3 s ago: first backoff is 0.5..1 s, over for 2 s by now
+        let lapse = redis_ms(&q) - 3000;
+        set_deadline(&q, &id, lapse);
+        let jobs = q.pop(1, 0.0).unwrap();
+        assert_eq!(jobs.len(), 1, "the noticing pop delivers it");
+        assert_eq!(jobs[0].id, id);
+        assert_eq!(jobs[0].attempts, 1);
+        let due = (jobs[0].due_at * 1000.0).round() as i64;
+        assert!(
+            (lapse + 500..=lapse + 1000).contains(&due),
+            "due {} ms after the lapse",
+            due - lapse
+        );
+        // second failure, noticed by counts(): due at lapse + 1..2 s, so
+        // still scheduled when the lapse was 100 ms ago
+        let lapse = redis_ms(&q) - 100;
+        set_deadline(&q, &id, lapse);
+        let c = q.counts().unwrap();
+        assert_eq!((c.scheduled, c.due, c.in_flight), (1, 0, 0), "{c:?}");
+        let Value::BulkString(score) = redis(&q, &[b"ZSCORE", &q.keys[0], &id]) else {
+            panic!("not scheduled")
+        };
+        let due: i64 = std::str::from_utf8(&score).unwrap().parse().unwrap();
+        assert!(
+            (lapse + 1000..=lapse + 2000).contains(&due),
+            "due {} ms after the lapse",
+            due - lapse
+        );
+        cleanup(&q);
+    }
+
+    /// Out of attempts, a lapsed claim is dead as of its deadline, whether a
+    /// pop, dead() or a late retry() of its consumer notices it.
+    #[test]
+    fn dead_lettered_at_the_lapse() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 1,
+            backoff_ms: 0,
+        });
+        let a = q.push(b"a", 0.0).unwrap();
+        let b = q.push(b"b", 0.0).unwrap();
+        let c = q.push(b"c", 0.0).unwrap();
+        assert_eq!(q.pop(3, 0.0).unwrap().len(), 3);
+        let now = redis_ms(&q);
+        set_deadline(&q, &a, now - 9000);
+        set_deadline(&q, &b, now - 8000);
+        set_deadline(&q, &c, now - 7000);
+        assert!(q.pop(1, 0.0).unwrap().is_empty());
+        assert!(
+            q.retry(&c, 0.0).unwrap(),
+            "c was noticed by the pop: still the caller's"
+        );
+        let dead = q.dead(10).unwrap();
+        let when: Vec<i64> = dead
+            .iter()
+            .map(|j| (j.due_at * 1000.0).round() as i64 - now)
+            .collect();
+        assert_eq!(when, [-9000, -8000, -7000]);
+        cleanup(&q);
+
+        // not noticed by anyone before the late retry
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 1,
+            backoff_ms: 0,
+        });
+        let id = q.push(b"late", 0.0).unwrap();
+        assert_eq!(q.pop(1, 0.0).unwrap().len(), 1);
+        let lapse = redis_ms(&q) - 5000;
+        set_deadline(&q, &id, lapse);
+        assert!(q.retry(&id, 0.0).unwrap());
+        let dead = q.dead(10).unwrap();
+        assert_eq!(dead.len(), 1);
+        assert_eq!((dead[0].due_at * 1000.0).round() as i64, lapse);
+        cleanup(&q);
+    }
+
+    /// A batch of several slices gets consecutive ids in payload order; a
+    /// lost id counter (evicted, deleted) while jobs remain never makes a
+    /// push hand out a live id again.
+    #[test]
+    fn batches_and_ids() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 5,
+            backoff_ms: 0,
+        });
+        let payloads: Vec<Vec<u8>> = (0..2345).map(|i| format!("p{i}").into_bytes()).collect();
+        let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+        let ids = q.push_many(&refs, 0.0).unwrap();
+        let nums: Vec<u64> = ids
+            .iter()
+            .map(|i| std::str::from_utf8(i).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(nums.len(), 2345);
+        assert!(nums.windows(2).all(|w| w[1] == w[0] + 1), "consecutive");
+        assert!(ids.iter().all(|i| i.len() == 16));
+        // the counter is lost while those jobs wait
+        redis(&q, &[b"DEL", &q.keys[6]]);
+        let more = q.push_many(&[b"a", b"b"], 0.0).unwrap();
+        assert!(
+            more.iter().all(|m| !ids.contains(m) && m > &ids[2344]),
+            "{more:?}"
+        );
+        let mut got = Vec::new();
+        loop {
+            let jobs = q.pop(1000, 0.0).unwrap();
+            if jobs.is_empty() {
+                break;
+            }
+            got.extend(jobs);
+        }
+        assert_eq!(got.len(), 2347);
+        for (j, id) in got.iter().zip(ids.iter().chain(more.iter())) {
+            assert_eq!(&j.id, id);
+        }
+        assert_eq!(got[7].payload, b"p7");
+        assert_eq!(got[2346].payload, b"b");
+        cleanup(&q);
     }
 
     #[test]

@@ -82,3 +82,83 @@ local function forget(id)
   redis.call('HDEL', ATTEMPTS, id)
   redis.call('HDEL', CLAIM, id)
 end
+
+-- Takes n new job ids: returns base, the ids being base+1 .. base+n. A push's
+-- first write: under maxmemory, Redis refuses a script only at its first
+-- write (and lets it finish once it has written), so a refused push has
+-- written nothing, not even the counter.
+local function alloc_ids(n)
+  if redis.call('EXISTS', SEQ) == 1
+    or redis.call('EXISTS', SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM) == 0 then
+    return redis.call('INCRBY', SEQ, n) - n -- (a new queue: ids from 1)
+  end
+  -- The counter is gone but jobs remain: it was evicted (an allkeys-*
+  -- maxmemory-policy) or deleted by hand. Counting from 1 again would hand
+  -- out live ids (and overwrite their payloads): go on from the Redis clock
+  -- in microseconds instead, above any id a counter from 1 has reached, and
+  -- above an earlier restart's ids unless more jobs were pushed since than
+  -- microseconds passed. Still 16 digits until the year 2286.
+  redis.call('SET', SEQ, fmt(NOW_US + n))
+  return NOW_US
+end
+
+-- Most lapsed claims one script puts back (bounded work: a mass expiry is
+-- worked off this many per call).
+local LAPSED_LIMIT = 100
+local MAX_BACKOFF_MS = 86400000 -- one day
+
+-- Backoff (ms) after the a-th failed delivery: exponential, at most a day,
+-- with "equal jitter" (between half and all of it). The jitter is a hash of
+-- id and attempt, so every script that puts a lapsed claim back picks the
+-- same delay, and jobs that lapsed together still spread out.
+local function backoff_ms(id, a)
+  if BACKOFF <= 0 then return 0 end
+  local d = BACKOFF * 2 ^ math.min(a - 1, 40)
+  if d > MAX_BACKOFF_MS then d = MAX_BACKOFF_MS end
+  local frac = tonumber(string.sub(redis.sha1hex(id .. '|' .. a), 1, 8), 16) / 4294967296
+  return math.floor(d / 2 + frac * d / 2)
+end
+
+-- Up to LAPSED_LIMIT claims whose visibility deadline has passed (earliest
+-- deadline first) go back: attempts + 1, then due at deadline + backoff, or,
+-- out of attempts, dead-lettered as of the deadline. Everything counts from
+-- the moment the claim lapsed, not from the call that notices it, so a job
+-- whose backoff is over by then is due at once. Every script that looks at
+-- job states calls this first, so they all see the same queue. Until someone
+-- else claims the job, its last consumer may still ack, retry or touch it.
+-- Its first write removes (not an OOM-checked command): under maxmemory a
+-- script that calls it is never refused half-way.
+local function put_back_lapsed()
+  local expired = redis.call('ZRANGE', FLIGHT, '-inf', fmt(NOW_MS), 'BYSCORE', 'LIMIT', 0, LAPSED_LIMIT, 'WITHSCORES')
+  local n = #expired / 2
+  if n == 0 then return 0 end
+  local members = {}
+  for i = 1, n do members[i] = expired[2 * i - 1] end
+  redis.call('ZREM', FLIGHT, unpack(members))
+  local sched, dead, claims = {}, {}, {}
+  for i = 1, n do
+    local member, deadline = members[i], tonumber(expired[2 * i])
+    local bar = string.find(member, '|', 1, true)
+    if bar then
+      local id, owner = string.sub(member, 1, bar - 1), string.sub(member, bar + 1)
+      if redis.call('HEXISTS', PAYLOAD, id) == 0 then
+        forget(id) -- remnant of a job whose data was deleted (by hand, or evicted)
+      else
+        local a = redis.call('HINCRBY', ATTEMPTS, id, 1)
+        if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
+          dead[#dead + 1] = fmt(deadline)
+          dead[#dead + 1] = id
+        else
+          sched[#sched + 1] = fmt(deadline + backoff_ms(id, a))
+          sched[#sched + 1] = id
+        end
+        claims[#claims + 1] = id
+        claims[#claims + 1] = owner
+      end
+    end
+  end
+  if #sched > 0 then redis.call('ZADD', SCHED, unpack(sched)) end
+  if #dead > 0 then redis.call('ZADD', DEAD, unpack(dead)) end
+  if #claims > 0 then redis.call('HSET', CLAIM, unpack(claims)) end
+  return n
+end

@@ -1,5 +1,8 @@
--- counts: { scheduled (not yet due), due, in flight, dead } by the Redis clock.
+-- counts: { scheduled (not yet due), due, in flight, dead } by the Redis clock,
+-- after putting lapsed claims back as a pop would (so a job whose claim lapsed
+-- and whose backoff is over counts as due, not in flight).
 --!include _queue_common.lua
+put_back_lapsed()
 local total = redis.call('ZCARD', SCHED)
 local due = redis.call('ZCOUNT', SCHED, '-inf', fmt(NOW_MS))
 return { total - due, due, redis.call('ZCARD', FLIGHT), redis.call('ZCARD', DEAD) }

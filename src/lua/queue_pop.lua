@@ -1,93 +1,84 @@
--- pop: ARGV[3] max jobs to claim, ARGV[4] bookkeeping limit, ARGV[5] random
--- seed, ARGV[6] '1' if the caller will wait when nothing is due.
--- 1. Bookkeeping, bounded: up to ARGV[4] in-flight jobs whose visibility
---    deadline has passed go back to the schedule (attempts + 1, exponential
---    backoff with jitter) or, out of attempts, to the dead set.
+-- pop: ARGV[3] max jobs to claim, ARGV[4] '1' if the caller will wait when
+-- nothing is due.
+-- 1. Bookkeeping, bounded: lapsed claims go back (put_back_lapsed: due at
+--    deadline + backoff, or dead as of the deadline).
 -- 2. Claims up to ARGV[3] due jobs, oldest due time first (equal due times in
 --    push order), for the caller (ARGV[2]) until now + visibility timeout:
---    in flight as "<id>|<owner>".
+--    in flight as "<id>|<owner>". Due ids whose payload is gone (deleted, or
+--    evicted under an allkeys-* maxmemory-policy) are dropped on the way, at
+--    most REMNANT_LIMIT per call, and do not take the caller's slots.
 -- Returns { µs until the next job is due or the next claim expires (0: now,
 -- -1: nothing scheduled or in flight; only computed for a waiting caller that
 -- got no job), id, payload, attempts (nil = 0), due ms, id, ... }.
 --!include _queue_common.lua
-local max, limit = int_arg(3), int_arg(4)
-local waiting = ARGV[6] == '1'
+local max = int_arg(3)
+local waiting = ARGV[4] == '1'
+local REMNANT_LIMIT = 1000
 
--- 1. expired claims
+-- 1. lapsed claims
+put_back_lapsed()
+
+-- 2. claim: fetch one more than asked, to learn whether more are due (and
+-- more after remnants were met), then take the first k of the schedule
 local now_ms = fmt(NOW_MS)
-local expired = redis.call('ZRANGE', FLIGHT, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, limit)
-if #expired > 0 then
-  math.randomseed(int_arg(5))
-  local MAX_BACKOFF_MS = 86400000 -- one day
-  redis.call('ZREM', FLIGHT, unpack(expired))
-  for _, member in ipairs(expired) do
-    local bar = string.find(member, '|', 1, true)
-    local id, owner = string.sub(member, 1, (bar or 0) - 1), string.sub(member, (bar or #member) + 1)
-    if not bar or redis.call('HEXISTS', PAYLOAD, id) == 0 then
-      if bar then forget(id) end -- remnant of a job whose data was deleted by hand
-    else
-      local a = redis.call('HINCRBY', ATTEMPTS, id, 1)
-      if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
-        redis.call('ZADD', DEAD, now_ms, id)
-      else
-        local d = 0
-        if BACKOFF > 0 then
-          d = BACKOFF * 2 ^ math.min(a - 1, 40)
-          if d > MAX_BACKOFF_MS then d = MAX_BACKOFF_MS end
-          -- "equal jitter": between half and all of the exponential delay
-          d = math.floor(d / 2 + math.random() * d / 2)
-        end
-        redis.call('ZADD', SCHED, fmt(NOW_MS + d), id)
-      end
-      -- until someone else claims the job, its last consumer may still ack,
-      -- retry or touch it
-      redis.call('HSET', CLAIM, id, owner)
-    end
-  end
-end
-
--- 2. claim (one more than asked, to learn whether more are due)
 local out = { 0 }
-local claimed = 0
-local due = redis.call('ZRANGE', SCHED, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, max + 1, 'WITHSCORES')
-local n = math.min(#due / 2, max)
-if n > 0 then
+local claimed, dropped = 0, 0
+local more_due = false
+local has_attempts, has_claims
+local deadline = fmt(NOW_MS + VT)
+local suffix = '|' .. OWNER
+local fetch = max + 1
+while true do
+  local due = redis.call('ZRANGE', SCHED, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, fetch, 'WITHSCORES')
+  local cnt = #due / 2
+  if cnt == 0 then more_due = false break end
+  if has_attempts == nil then
+    -- most jobs never failed: skip the lookups while no job has
+    has_attempts = redis.call('HLEN', ATTEMPTS) > 0
+    has_claims = redis.call('HLEN', CLAIM) > 0
+  end
+  local take = math.min(cnt, max - claimed + REMNANT_LIMIT - dropped)
   local ids = {}
-  for i = 1, n do ids[i] = due[2 * i - 1] end
-  -- the due jobs are the first n of the schedule
-  redis.call('ZREMRANGEBYRANK', SCHED, 0, n - 1)
+  for i = 1, take do ids[i] = due[2 * i - 1] end
   local payloads = redis.call('HMGET', PAYLOAD, unpack(ids))
-  -- most jobs never failed: skip the lookup while no job has
   local attempts = {}
-  if redis.call('HLEN', ATTEMPTS) > 0 then attempts = redis.call('HMGET', ATTEMPTS, unpack(ids)) end
-  local deadline = fmt(NOW_MS + VT)
-  local suffix = '|' .. OWNER
-  local zadd = {}
-  for j = 1, n do
+  if has_attempts then attempts = redis.call('HMGET', ATTEMPTS, unpack(ids)) end
+  local zadd, mine, k = {}, {}, 0
+  for j = 1, take do
+    if claimed == max or dropped == REMNANT_LIMIT then break end
+    k = j
     local id, p = ids[j], payloads[j]
     if p then
-      local d = due[2 * j]
       zadd[#zadd + 1] = deadline
       zadd[#zadd + 1] = id .. suffix
+      mine[#mine + 1] = id
       out[#out + 1] = id
       out[#out + 1] = p
       out[#out + 1] = attempts[j] or false
-      out[#out + 1] = d
+      out[#out + 1] = due[2 * j]
       claimed = claimed + 1
     else
-      forget(id) -- remnant of a job whose data was deleted by hand
+      forget(id) -- remnant of a job whose data was deleted (by hand, or evicted)
+      dropped = dropped + 1
     end
   end
-  if claimed > 0 then
+  -- the k looked at are the first k of the schedule
+  redis.call('ZREMRANGEBYRANK', SCHED, 0, k - 1)
+  if #zadd > 0 then
     redis.call('ZADD', FLIGHT, unpack(zadd))
     -- a new claim ends the lapsed claims of earlier consumers
-    if redis.call('HLEN', CLAIM) > 0 then redis.call('HDEL', CLAIM, unpack(ids)) end
+    if has_claims then redis.call('HDEL', CLAIM, unpack(mine)) end
   end
+  -- (all fetched looked at: more may be due beyond them)
+  more_due = cnt > k or cnt == fetch
+  if claimed == max or cnt < fetch or dropped >= REMNANT_LIMIT then break end
+  -- remnants took slots: look further, a bigger slice at once
+  fetch = math.min(max - claimed + 1 + dropped, max - claimed + REMNANT_LIMIT - dropped)
 end
 
 -- a waiting consumer (woken by a push, maybe) left due jobs behind: pass the
 -- wake-up on to the next waiting consumer
-if waiting and #due / 2 > max and redis.call('LLEN', NOTIFY) == 0 then wake() end
+if waiting and more_due and redis.call('LLEN', NOTIFY) == 0 then wake() end
 
 -- 3. for a caller about to wait: when the next job is due or claim expires
 if waiting and claimed == 0 then

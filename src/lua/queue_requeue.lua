@@ -1,7 +1,10 @@
 -- requeueDead: ARGV[3] 'id' (ARGV[4] = job id) or 'all' (ARGV[4] = look at
 -- most at this many, oldest dead first). Dead jobs become due now with
--- attempts 0 and no claim. Returns { how many moved, dead entries looked at }.
+-- attempts 0 and no claim, after putting lapsed claims back as a pop would
+-- (a claim that used the last attempt is dead by then). Returns { how many
+-- moved, dead entries looked at }.
 --!include _queue_common.lua
+put_back_lapsed()
 local ids
 if ARGV[3] == 'id' then
   ids = { ARGV[4] }

@@ -8,10 +8,15 @@
 local id = ARGV[3]
 local delay_us = int_arg(4)
 if OWNER == '' then return 0 end
-if redis.call('ZREM', FLIGHT, flight_member(id)) == 1 then
+local member = flight_member(id)
+local deadline = redis.call('ZSCORE', FLIGHT, member)
+if deadline then
+  redis.call('ZREM', FLIGHT, member)
   local a = redis.call('HINCRBY', ATTEMPTS, id, 1)
   if MAX_ATTEMPTS > 0 and a >= MAX_ATTEMPTS then
-    redis.call('ZADD', DEAD, fmt(NOW_MS), id)
+    -- a claim that lapsed before this retry (no script noticed yet) used its
+    -- last attempt at its deadline: dead as of then, as if noticed
+    redis.call('ZADD', DEAD, fmt(math.min(tonumber(deadline), NOW_MS)), id)
     return 1
   end
 elseif lapsed_claim_of_caller(id) then

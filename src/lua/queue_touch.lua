@@ -8,7 +8,10 @@ local id = ARGV[3]
 if OWNER == '' then return 0 end
 local member = flight_member(id)
 local deadline = fmt(NOW_MS + VT)
-if redis.call('ZSCORE', FLIGHT, member) then
+-- remove, then add: under maxmemory (noeviction) a script's first write
+-- decides whether Redis refuses it; ZREM is never refused, so moving a
+-- deadline (no memory gained) still works when Redis is out of memory
+if redis.call('ZREM', FLIGHT, member) == 1 then
   redis.call('ZADD', FLIGHT, deadline, member)
   return 1
 end
