@@ -5,6 +5,7 @@ pub mod leaderboard;
 pub mod lock;
 pub mod queue;
 pub mod ratelimit;
+pub mod zend;
 
 use crate::conn::{self, Error, Timeouts};
 use crate::options::{Connection, OptValue, Options, Settings};
@@ -32,9 +33,17 @@ static INI: IniEntryDefs<5> = IniEntryDefs::new([
 ]);
 
 pub fn startup(_ty: i32, module_number: i32) -> i32 {
-    IniEntryDef::register(INI.as_slice(), module_number);
-    conn::set_interrupt_check(vm_interrupted);
-    0
+    let started = std::panic::catch_unwind(|| {
+        IniEntryDef::register(INI.as_slice(), module_number);
+        conn::set_interrupt_check(vm_interrupted);
+        // the exception classes first: ext-php-rs registers the others
+        // after this hook returns
+        exceptions::register_all().is_ok()
+    });
+    match started {
+        Ok(true) => 0,
+        _ => -1, // FAILURE: PHP refuses to load the module
+    }
 }
 
 /// EG(vm_interrupt): set by PHP when a pcntl signal handler (async signals)
@@ -49,7 +58,6 @@ fn vm_interrupted() -> bool {
 /// Called by PHP at the start of every request.
 pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
-        exceptions::restore_exception_constructors();
         conn::stats::request_started();
     });
     0
