@@ -1,7 +1,7 @@
 <?php
 // Post-processes `cargo php stubs` output (read from stdin) into the stub
 // file IDEs read: the real union types of $connection and $options, the
-// exception classes, `final` where the class is final,
+// exception classes, #[\SensitiveParameter], `final` where the class is final,
 // and one @param/@return per name (ours, which are more precise, come first).
 $src = stream_get_contents(STDIN);
 
@@ -49,6 +49,25 @@ foreach ($exceptions as $name => [$parent, $doc]) {
     }
     $at ??= strpos($src, "\n    function ");   // before the functions
     $src = substr($src, 0, $at) . $block . substr($src, $at);
+}
+
+// #[\SensitiveParameter] where the extension declares it (see src/php/args.rs)
+foreach (get_declared_classes() as $fq) {
+    if (!str_starts_with($fq, 'RedisKit\\')) continue;
+    $short = substr($fq, strlen('RedisKit\\'));
+    foreach ((new ReflectionClass($fq))->getMethods() as $method) {
+        foreach ($method->getParameters() as $param) {
+            if (!$param->getAttributes('SensitiveParameter')) continue;
+            $src = preg_replace_callback(
+                '/(class ' . $short . ' .*?public (?:static )?function ' . $method->getName() . '\([^\n]*?)((?:[\w|\\\\?]+ )?\$' . $param->getName() . '\b)/s',
+                fn($x) => $x[1] . '#[\\SensitiveParameter] ' . $x[2],
+                $src, 1, $count);
+            if ($count !== 1) {
+                fwrite(STDERR, "fix-stubs: cannot mark $fq::{$method->getName()}() \${$param->getName()} sensitive\n");
+                exit(1);
+            }
+        }
+    }
 }
 
 // final classes

@@ -1,5 +1,6 @@
 //! PHP bindings: argument conversion, exceptions, ini, phpinfo and request
 //! hooks. No Redis logic lives here.
+pub mod args;
 pub mod exceptions;
 pub mod leaderboard;
 pub mod lock;
@@ -15,7 +16,7 @@ use ext_php_rs::convert::FromZval;
 use ext_php_rs::exception::{PhpException, PhpResult};
 use ext_php_rs::flags::{DataType, IniEntryPermission};
 use ext_php_rs::types::{ZendHashTable, Zval};
-use ext_php_rs::zend::{ce, ExecutorGlobals, IniEntryDef, IniEntryDefs, ModuleEntry};
+use ext_php_rs::zend::{ce, ClassEntry, ExecutorGlobals, IniEntryDef, IniEntryDefs, ModuleEntry};
 use std::time::Duration;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -32,18 +33,32 @@ static INI: IniEntryDefs<5> = IniEntryDefs::new([
     IniEntryDef::end(),
 ]);
 
-pub fn startup(_ty: i32, module_number: i32) -> i32 {
+pub fn startup(ty: i32, module_number: i32) -> i32 {
     let started = std::panic::catch_unwind(|| {
         IniEntryDef::register(INI.as_slice(), module_number);
         conn::set_interrupt_check(vm_interrupted);
         // the exception classes first: ext-php-rs registers the others
         // after this hook returns
-        exceptions::register_all().is_ok()
+        exceptions::register_all().is_ok() && {
+            args::module_started(ty);
+            true
+        }
     });
     match started {
         Ok(true) => 0,
         _ => -1, // FAILURE: PHP refuses to load the module
     }
+}
+
+/// The classes whose methods go through the argument gate.
+pub fn classes() -> [&'static ClassEntry; 4] {
+    use ext_php_rs::class::RegisteredClass;
+    [
+        leaderboard::RedisLeaderboard::get_metadata().ce(),
+        lock::RedisLock::get_metadata().ce(),
+        queue::DelayQueue::get_metadata().ce(),
+        ratelimit::RateLimiter::get_metadata().ce(),
+    ]
 }
 
 /// EG(vm_interrupt): set by PHP when a pcntl signal handler (async signals)
@@ -58,6 +73,7 @@ fn vm_interrupted() -> bool {
 /// Called by PHP at the start of every request.
 pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
+        args::request_started();
         conn::stats::request_started();
     });
     0
@@ -79,6 +95,7 @@ pub unsafe extern "C" fn module_shutdown(_ty: i32, _module: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
         // The lock watchdog thread runs code of this library: stop it first.
         crate::lock::shutdown_watchdog();
+        args::module_stopping();
     });
     0
 }
@@ -220,8 +237,9 @@ pub fn type_name(z: &Zval) -> &'static str {
     }
 }
 
-/// A binary-safe string argument. Like PHP's own `string` parameters in
-/// coercive mode, an int is taken as its decimal text (user ids).
+/// A binary-safe `string` argument (the argument gate has applied PHP's
+/// rules: coercive mode turns an int, a float, a bool or a Stringable into
+/// a string, strict mode takes strings only).
 pub struct Bytes(pub Vec<u8>);
 
 impl FromZval<'_> for Bytes {
@@ -232,6 +250,8 @@ impl FromZval<'_> for Bytes {
     }
 }
 
+/// A string, or an int as its decimal text (array elements: member names,
+/// payloads, which may be user ids).
 pub fn bytes_of(zval: &Zval) -> Option<Vec<u8>> {
     if let Some(s) = zval.zend_str() {
         Some(s.as_bytes().to_vec())
