@@ -33,7 +33,7 @@ use ext_php_rs::ffi::{
 use ext_php_rs::types::{ZendStr, Zval};
 use ext_php_rs::zend::{ClassEntry, ExecuteData, ExecutorGlobals};
 use parking_lot::{Mutex, RwLock};
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int, CStr, CString};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
@@ -418,11 +418,62 @@ unsafe fn callable(api: &Api, arg: *mut zval, num: u32) -> bool {
         }
         return true;
     }
-    if !error.is_null() {
-        // SAFETY: takes ownership of `error` (efree) whatever happens.
-        unsafe { (api.wrong_callback)(num, error) };
-        false
-    } else {
-        unsafe { wrong_type(api, num, zend::EXPECTED_FUNC, arg) }
+    if error.is_null() {
+        return unsafe { wrong_type(api, num, zend::EXPECTED_FUNC, arg) };
     }
+    // SAFETY: a NUL-terminated string from zend_is_callable_ex; arg is live.
+    let fixed = unsafe { echo_safe(&*arg, CStr::from_ptr(error).to_bytes()) };
+    match fixed.and_then(|f| CString::new(f).ok()) {
+        // SAFETY: takes ownership of `error` (efree) whatever happens.
+        None => unsafe { (api.wrong_callback)(num, error) },
+        Some(text) => unsafe {
+            // SAFETY: allocated by zend_is_callable_ex with emalloc.
+            ext_php_rs::alloc::efree(error.cast());
+            if !ExecutorGlobals::has_exception() {
+                (api.argument_type_error)(
+                    num,
+                    c"must be a valid callback, %s".as_ptr(),
+                    text.as_ptr(),
+                );
+            }
+        },
+    }
+    false
+}
+
+/// PHP's callback error quotes the name as given: cut at its first NUL byte
+/// (a C string) and whole however long. When the name holds control bytes,
+/// bytes that are not UTF-8 or more than 64 bytes, the quoted name is
+/// replaced by its `conn::shown` form and the text capped; `None` when PHP's
+/// text can be used as it is.
+fn echo_safe(arg: &Zval, error: &[u8]) -> Option<String> {
+    const MAX: usize = 512;
+    let needs = |r: &[u8]| {
+        r.len() > 64 || r.iter().any(|&b| b < 0x20 || b == 0x7f) || std::str::from_utf8(r).is_err()
+    };
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    if let Some(s) = arg.zend_str() {
+        names.push(s.as_bytes().to_vec());
+    } else if let Some(a) = arg.array() {
+        names.extend(
+            a.values()
+                .filter_map(|v| v.zend_str().map(|s| s.as_bytes().to_vec())),
+        );
+    }
+    let mut text = String::from_utf8_lossy(error).into_owned();
+    let mut changed = false;
+    for name in names.iter().filter(|n| needs(n)) {
+        let head = name.split(|&b| b == 0).next().unwrap_or_default();
+        let quoted = format!("\"{}\"", String::from_utf8_lossy(head));
+        if let Some(at) = text.find(&quoted) {
+            let shown = format!("\"{}\"", crate::conn::shown(name));
+            text.replace_range(at..at + quoted.len(), &shown);
+            changed = true;
+        }
+    }
+    if text.len() > MAX || text.bytes().any(|b| b < 0x20 || b == 0x7f) {
+        text = crate::conn::shown(text.as_bytes());
+        changed = true;
+    }
+    changed.then_some(text)
 }

@@ -5,6 +5,7 @@ use super::{
     array_entries, binary, connection_arg, options_arg, php_list, settings, throw, type_name,
     value_error, Bytes,
 };
+use crate::conn::shown;
 use crate::leaderboard::{Entry, Leaderboard};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::ClassFlags;
@@ -92,7 +93,7 @@ impl RedisLeaderboard {
                 .ok_or_else(|| {
                     value_error(format!(
                         "setScores: the score of '{}' must be an int or a float, {} given",
-                        String::from_utf8_lossy(&member),
+                        shown(&member),
                         type_name(v)
                     ))
                 })?;

@@ -186,15 +186,28 @@ pub fn value_error(msg: impl Into<String>) -> PhpException {
     PhpException::new(no_nul(msg.into()), 0, ce::value_error())
 }
 
-/// PHP cannot throw an exception whose message holds a NUL byte (it throws
-/// a generic \Error instead): whatever slipped through unescaped is escaped
-/// here. Echo sites escape and cap with `conn::shown` first.
+/// Longest message thrown; a longer one is cut (and says how long it was).
+const MESSAGE_MAX: usize = 2048;
+
+/// The last resort before a message is thrown. PHP cannot throw an exception
+/// whose message holds a NUL byte (ext-php-rs throws a generic \Error
+/// instead): whatever slipped through unescaped is escaped here; and no
+/// message carries a megabyte of echoed input. Echo sites escape and cap
+/// their values with `conn::shown` / `conn::shown_float` first.
 fn no_nul(m: String) -> String {
-    if m.contains('\0') {
+    let m = if m.contains('\0') {
         m.replace('\0', "\\0")
     } else {
         m
+    };
+    if m.len() <= MESSAGE_MAX {
+        return m;
     }
+    let mut cut = MESSAGE_MAX;
+    while !m.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}... (message of {} bytes cut)", &m[..cut], m.len())
 }
 
 /// A PHP list built from `items`, one PHP value each.
@@ -339,7 +352,7 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
         if let Key::Bytes(k) = key {
             return Err(value_error(format!(
                 "unknown connection array key '{}': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => '...']",
-                String::from_utf8_lossy(&k)
+                conn::shown(&k)
             )));
         }
         match v.str() {

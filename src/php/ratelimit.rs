@@ -5,6 +5,7 @@ use super::{
     array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
     Bytes, Key,
 };
+use crate::conn::shown;
 use crate::ratelimit::{self, HeaderInput, Outcome};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::FromZval;
@@ -164,7 +165,7 @@ impl RateLimiter {
             let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v) else {
                 let at = match k {
                     Key::Int(i) => i.to_string(),
-                    Key::Bytes(b) => format!("'{}'", String::from_utf8_lossy(&b)),
+                    Key::Bytes(b) => format!("'{}'", shown(&b)),
                 };
                 return Err(value_error(format!(
                     "RateLimiter::attemptAll: element {at} is not a RedisKit\\RateLimiter ({} given)",
