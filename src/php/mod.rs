@@ -231,6 +231,7 @@ pub fn binary(bytes: Vec<u8>) -> Zval {
 
 /// PHP's name for the type of a value, as in PHP's own TypeError messages.
 pub fn type_name(z: &Zval) -> &'static str {
+    let z = z.dereference();
     if z.is_null() {
         "null"
     } else if z.is_bool() {
@@ -366,7 +367,15 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
     Ok(Connection::List(list))
 }
 
+/// An option value; a list holds scalars only (no option takes nested
+/// lists): an array inside one is `Other("array")`, so a self-referencing or
+/// deeply nested array cannot recurse without end.
 fn opt_value(z: &Zval) -> OptValue {
+    opt_value_at(z, 0)
+}
+
+fn opt_value_at(z: &Zval, depth: u32) -> OptValue {
+    let z = z.dereference();
     if z.is_null() {
         OptValue::Null
     } else if z.is_bool() {
@@ -377,10 +386,10 @@ fn opt_value(z: &Zval) -> OptValue {
         OptValue::Float(d)
     } else if let Some(s) = z.zend_str() {
         OptValue::Str(s.as_bytes().to_vec())
-    } else if let Some(a) = z.array() {
-        OptValue::List(a.values().map(opt_value).collect())
+    } else if let (Some(a), 0) = (z.array(), depth) {
+        OptValue::List(a.values().map(|v| opt_value_at(v, depth + 1)).collect())
     } else {
-        OptValue::Other("object")
+        OptValue::Other(type_name(z))
     }
 }
 

@@ -58,7 +58,7 @@ fn result_array(o: &Outcome, l: &ratelimit::RateLimiter) -> PhpResult<ZBox<ZendH
 }
 
 fn field<'a>(arr: &'a ZendHashTable, key: &str) -> PhpResult<&'a Zval> {
-    arr.get(key).ok_or_else(|| value_error(format!("RateLimiter::headers: the result has no '{key}' (pass what attempt() or peek() returned)")))
+    arr.get(key).map(Zval::dereference).ok_or_else(|| value_error(format!("RateLimiter::headers: the result has no '{key}' (pass what attempt() or peek() returned)")))
 }
 
 fn number(arr: &ZendHashTable, key: &str) -> PhpResult<f64> {
@@ -162,7 +162,7 @@ impl RateLimiter {
     ) -> PhpResult<ZBox<ZendHashTable>> {
         let mut list: Vec<&ratelimit::RateLimiter> = Vec::with_capacity(limiters.len());
         for (k, v) in array_entries(limiters) {
-            let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v) else {
+            let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v.dereference()) else {
                 let at = match k {
                     Key::Int(i) => i.to_string(),
                     Key::Bytes(b) => format!("'{}'", shown(&b)),
@@ -175,7 +175,11 @@ impl RateLimiter {
             list.push(&obj.inner);
         }
         let (o, i) = ratelimit::RateLimiter::attempt_all(&list, &key.0, cost).map_err(throw)?;
-        result_array(&o, list[i])
+        let l = list
+            .get(i)
+            .or(list.first())
+            .ok_or_else(|| value_error("RateLimiter::attemptAll: no limiter"))?;
+        result_array(&o, l)
     }
 
     /// HTTP response headers for a result, per
@@ -197,7 +201,7 @@ impl RateLimiter {
                 type_name(allowed)
             )));
         }
-        let policy = match result.get("policy") {
+        let policy = match result.get("policy").map(Zval::dereference) {
             None => None,
             Some(z) if z.is_null() => None,
             Some(z) => Some(bytes_of(z).ok_or_else(|| {
@@ -207,7 +211,7 @@ impl RateLimiter {
                 ))
             })?),
         };
-        let window = match result.get("window") {
+        let window = match result.get("window").map(Zval::dereference) {
             None => None,
             Some(z) if z.is_null() => None,
             Some(_) => Some(number(result, "window")?),
