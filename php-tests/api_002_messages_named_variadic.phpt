@@ -35,6 +35,13 @@ show(fn() => api_call_strict(null, [$lb, 'top'], ['3']));
 show(fn() => api_call_strict(null, [$lb, 'top'], [3.0]));
 show(fn() => api_call_strict(null, [$lock, 'extend'], [3]));   // int -> float stays allowed
 show(fn() => api_call_strict('RedisKit\RedisLock', null, ['r', 42]));
+// the same through PHP's other ways to call a method
+show(fn() => ($lb->top(...))([]));
+show(fn() => Closure::fromCallable([$lb, 'top'])('x'));
+show(fn() => call_user_func([$lb, 'top'], []));
+show(fn() => call_user_func_array([$lb, 'top'], ['limit' => []]));
+show(fn() => (new ReflectionMethod($lb, 'top'))->invoke($lb, []));
+show(fn() => array_map([$lb, 'score'], [[]]));
 echo "callbacks\n";
 show(fn() => $lock->run('no_such_fn'));
 show(fn() => $lock->run([$lock, 'nope']));
@@ -96,6 +103,12 @@ type errors
   TypeError: RedisKit\RedisLeaderboard::top(): Argument #1 ($limit) must be of type int, float given
   => false
   TypeError: RedisKit\RedisLock::__construct(): Argument #2 ($connection) must be of type array|string|null, int given
+  TypeError: RedisKit\RedisLeaderboard::top(): Argument #1 ($limit) must be of type int, array given
+  TypeError: RedisKit\RedisLeaderboard::top(): Argument #1 ($limit) must be of type int, string given
+  TypeError: RedisKit\RedisLeaderboard::top(): Argument #1 ($limit) must be of type int, array given
+  TypeError: RedisKit\RedisLeaderboard::top(): Argument #1 ($limit) must be of type int, array given
+  TypeError: RedisKit\RedisLeaderboard::top(): Argument #1 ($limit) must be of type int, array given
+  TypeError: RedisKit\RedisLeaderboard::score(): Argument #1 ($member) must be of type string, array given
 callbacks
   TypeError: RedisKit\RedisLock::run(): Argument #1 ($callback) must be a valid callback, function "no_such_fn" not found or invalid function name
   TypeError: RedisKit\RedisLock::run(): Argument #1 ($callback) must be a valid callback, class RedisKit\RedisLock does not have a method "nope"
