@@ -49,7 +49,7 @@ foreach ($bad as $dsn) {
 foreach ([['cluster' => ['redis://127.0.0.1:7000']], ['sentinel' => ['redis://127.0.0.1:26379'], 'service' => 'm'], ["redis://$host:$port", "redis://$host:$port"], ['x' => 1], []] as $c) {
     echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard('x', $c))), "\n";
 }
-echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard('x', 42))), "\n";
+echo rk_ex(rk_catch(fn() => new RedisKit\RedisLeaderboard('x', new stdClass()))), "\n";   // an int would be its decimal text (PHP's coercion): api_002
 ?>
 --EXPECT--
 ok 1
@@ -77,4 +77,4 @@ no exception
 ValueError: a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string
 ValueError: unknown connection array key 'x': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => '...']
 ValueError: the connection list is empty
-TypeError: the connection must be a DSN string, an array or null, int given
+TypeError: RedisKit\RedisLeaderboard::__construct(): Argument #2 ($connection) must be of type array|string|null, stdClass given

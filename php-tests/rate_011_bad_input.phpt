@@ -66,7 +66,7 @@ window 0                 ValueError: RateLimiter: window must be a positive numb
 window -1                ValueError: RateLimiter: window must be a positive number of seconds, got -1
 window NAN               ValueError: RateLimiter: window must be a positive number of seconds, got NaN
 window INF               ValueError: RateLimiter: window must be a positive number of seconds, got inf
-window 1e-9              ValueError: RateLimiter: window must be at least 1 microsecond (0.000001), got 0.000000001
+window 1e-9              ValueError: RateLimiter: window must be at least 1 microsecond (0.000001), got 1e-9
 window 1e10              ValueError: RateLimiter: window must be below 1e9 seconds, got 10000000000
 sliding limit too big    ValueError: RateLimiter: limit must be at most 10000000 for sliding_window, got 20000000
 empty name               ValueError: RateLimiter: the name must not be empty

@@ -41,10 +41,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .name("rediskit")
         .version(php::VERSION)
-        .class::<php::exceptions::RedisKitException>()
-        .class::<php::exceptions::ConnectionException>()
-        .class::<php::exceptions::LockTimeoutException>()
-        .class::<php::exceptions::LockLostException>()
         .class::<php::leaderboard::RedisLeaderboard>()
         .class::<php::lock::RedisLock>()
         .class::<php::queue::DelayQueue>()

@@ -1,11 +1,18 @@
 //! Option arrays and connection arguments as the core sees them, already
 //! converted from PHP values by the bindings. Every primitive validates its
 //! own options here, so unknown keys and bad values fail the same way.
-use crate::conn::{cluster_dsn, sentinel_dsn, Dsn, Error, MultiSpec, Result, Timeouts};
+use crate::conn::{
+    cluster_dsn, sentinel_dsn, shown, shown_float, Dsn, Error, MultiSpec, Result, Timeouts,
+};
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-#[derive(Debug, Clone, PartialEq)]
+/// One value of an options array. Its `Debug` form is what a message may
+/// echo (`float 1.5`, `string '+08:00\0'`, `array`): PHP's type name and the
+/// value escaped and capped by `conn::shown`, never Rust's `Float(1.5)` or a
+/// 1 MB string.
+#[derive(Clone, PartialEq)]
 pub enum OptValue {
     Null,
     Bool(bool),
@@ -17,7 +24,8 @@ pub enum OptValue {
 }
 
 impl OptValue {
-    fn type_name(&self) -> &'static str {
+    /// PHP's name for the type of the value.
+    pub fn type_name(&self) -> &'static str {
         match self {
             OptValue::Null => "null",
             OptValue::Bool(_) => "bool",
@@ -26,6 +34,18 @@ impl OptValue {
             OptValue::Str(_) => "string",
             OptValue::List(_) => "array",
             OptValue::Other(t) => t,
+        }
+    }
+}
+
+impl fmt::Debug for OptValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptValue::Bool(b) => write!(f, "bool {b}"),
+            OptValue::Int(i) => write!(f, "int {i}"),
+            OptValue::Float(x) => write!(f, "float {}", shown_float(*x)),
+            OptValue::Str(s) => write!(f, "string '{}'", shown(s)),
+            v => f.write_str(v.type_name()),
         }
     }
 }
@@ -157,7 +177,8 @@ impl Options {
         match self.entries.first() {
             None => Ok(()),
             Some((k, _)) => Err(Error::invalid(format!(
-                "{class}: unknown option '{k}' (known options: {})",
+                "{class}: unknown option '{}' (known options: {})",
+                shown(k.as_bytes()),
                 known.join(", ")
             ))),
         }
@@ -192,8 +213,9 @@ impl Options {
             None => Ok(default),
             Some(s) => allowed.iter().find(|a| **a == s).copied().ok_or_else(|| {
                 Error::invalid(format!(
-                    "option '{key}' must be one of '{}', got '{s}'",
-                    allowed.join("', '")
+                    "option '{key}' must be one of '{}', got '{}'",
+                    allowed.join("', '"),
+                    shown(s.as_bytes())
                 ))
             }),
         }
@@ -260,7 +282,8 @@ pub fn positive_secs(what: &str, v: f64) -> Result<Duration> {
         Ok(Duration::from_secs_f64(v))
     } else {
         Err(Error::invalid(format!(
-            "{what} must be a positive number of seconds, got {v}"
+            "{what} must be a positive number of seconds, got {}",
+            shown_float(v)
         )))
     }
 }
@@ -271,7 +294,8 @@ pub fn non_negative_secs(what: &str, v: f64) -> Result<Duration> {
         Ok(Duration::from_secs_f64(v))
     } else {
         Err(Error::invalid(format!(
-            "{what} must be a finite number of seconds >= 0, got {v}"
+            "{what} must be a finite number of seconds >= 0, got {}",
+            shown_float(v)
         )))
     }
 }
@@ -301,5 +325,26 @@ mod tests {
         assert!(o.choice("order", &["desc", "asc"], "desc").is_err());
         assert!(non_negative_secs("wait", f64::NAN).is_err());
         assert!(positive_secs("ttl", 0.0).is_err());
+    }
+
+    #[test]
+    fn echoed_values_are_escaped_and_capped() {
+        let mut o = Options::new(vec![("\0".into(), OptValue::Int(1))]);
+        assert_eq!(o.take("x"), None);
+        let e = o.finish("C", &["x"]).unwrap_err();
+        assert_eq!(e.message(), "C: unknown option '\\0' (known options: x)");
+        let long = vec![b'a'; 1 << 20];
+        let mut o = Options::new(vec![("order".into(), OptValue::Str(long.clone()))]);
+        let e = o.choice("order", &["desc"], "desc").unwrap_err();
+        assert!(e.message().len() < 200, "{e}");
+        let e = positive_secs("ttl", -1e308).unwrap_err();
+        assert!(e.message().ends_with("got -1e308"), "{e}");
+        assert_eq!(format!("{:?}", OptValue::Float(1.5)), "float 1.5");
+        assert_eq!(
+            format!("{:?}", OptValue::Str(b"+08:00\0".to_vec())),
+            "string '+08:00\\0'"
+        );
+        assert!(format!("{:?}", OptValue::Str(long)).len() < 100);
+        assert_eq!(format!("{:?}", OptValue::List(vec![])), "array");
     }
 }

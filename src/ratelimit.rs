@@ -21,7 +21,7 @@ pub mod local;
 mod lua_tests;
 pub mod model;
 
-use crate::conn::{self, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::conn::{self, shown_float, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
@@ -51,7 +51,8 @@ impl Algorithm {
             "token_bucket" => Ok(Algorithm::TokenBucket),
             "gcra" => Ok(Algorithm::Gcra),
             _ => Err(Error::invalid(format!(
-                "RateLimiter: unknown algorithm '{s}' (use 'sliding_window', 'fixed_window', 'token_bucket' or 'gcra')"
+                "RateLimiter: unknown algorithm '{}' (use 'sliding_window', 'fixed_window', 'token_bucket' or 'gcra')",
+                conn::shown(s.as_bytes())
             ))),
         }
     }
@@ -150,18 +151,21 @@ impl Params {
         }
         if !window.is_finite() || window <= 0.0 {
             return Err(Error::invalid(format!(
-                "RateLimiter: window must be a positive number of seconds, got {window}"
+                "RateLimiter: window must be a positive number of seconds, got {}",
+                shown_float(window)
             )));
         }
         if window >= 1e9 {
             return Err(Error::invalid(format!(
-                "RateLimiter: window must be below 1e9 seconds, got {window}"
+                "RateLimiter: window must be below 1e9 seconds, got {}",
+                shown_float(window)
             )));
         }
         let window_us = (window * 1e6).round() as i64;
         if window_us < 1 {
             return Err(Error::invalid(format!(
-                "RateLimiter: window must be at least 1 microsecond (0.000001), got {window}"
+                "RateLimiter: window must be at least 1 microsecond (0.000001), got {}",
+                shown_float(window)
             )));
         }
         let burst = match (alg.bucket_like(), burst) {
@@ -191,10 +195,12 @@ impl Params {
         let (l, w, b) = (p.l_red as i128, p.w_red as i128, burst as i128);
         match alg {
             Algorithm::TokenBucket if b * w + l >= SAFE => Err(Error::invalid(format!(
-                "RateLimiter: token_bucket cannot count {burst} tokens at {limit} per {window} s exactly (tokens are counted in 1/{w} units, the bucket would hold more than 2^53 of them); use 'gcra', which decides the same way"
+                "RateLimiter: token_bucket cannot count {burst} tokens at {limit} per {} s exactly (tokens are counted in 1/{w} units, the bucket would hold more than 2^53 of them); use 'gcra', which decides the same way",
+                shown_float(window)
             ))),
             Algorithm::Gcra if (b + 1) * l >= SAFE || b * w / l >= 4_000_000_000_000_000 => Err(Error::invalid(format!(
-                "RateLimiter: gcra cannot represent burst {burst} at {limit} per {window} s exactly (the numbers exceed 2^53)"
+                "RateLimiter: gcra cannot represent burst {burst} at {limit} per {} s exactly (the numbers exceed 2^53)",
+                shown_float(window)
             ))),
             _ => Ok(p),
         }
@@ -747,14 +753,16 @@ pub fn headers(r: &HeaderInput) -> Result<Vec<(&'static str, String)>> {
     ] {
         if !v.is_finite() || v < 0.0 {
             return Err(Error::invalid(format!(
-                "RateLimiter::headers: '{k}' must be a finite number of seconds >= 0, got {v}"
+                "RateLimiter::headers: '{k}' must be a finite number of seconds >= 0, got {}",
+                shown_float(v)
             )));
         }
     }
     if let Some(w) = r.window {
         if !w.is_finite() || w <= 0.0 {
             return Err(Error::invalid(format!(
-                "RateLimiter::headers: 'window' must be a positive number of seconds, got {w}"
+                "RateLimiter::headers: 'window' must be a positive number of seconds, got {}",
+                shown_float(w)
             )));
         }
     }

@@ -45,7 +45,7 @@ namespace RedisKit {
          * @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
          * @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
          */
-        public function __construct(string $name, string|array|null $connection = null, array $options = []) {}
+        public function __construct(string $name, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
 
         /**
          * Done with a job: deletes it for good, if this consumer holds its latest claim.
@@ -227,7 +227,7 @@ namespace RedisKit {
          * @param array $options See the class description.
          * @throws \ValueError on a bad limit, window, DSN, unknown option or bad option value.
          */
-        public function __construct(string $name, int $limit, float $window, string|array|null $connection = null, array $options = []) {}
+        public function __construct(string $name, int $limit, float $window, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
 
         /**
          * attempt() reduced to its verdict.
@@ -323,7 +323,7 @@ namespace RedisKit {
          * @param array $options See the class description.
          * @throws \ValueError on a bad DSN, an unknown option or a bad option value.
          */
-        public function __construct(string $name, string|array|null $connection = null, array $options = []) {}
+        public function __construct(string $name, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
 
         /**
          * Up to 2*$radius+1 entries centred on the member, the window shifted at
@@ -414,9 +414,9 @@ namespace RedisKit {
          * Removes members from the board.
          * @return int How many of them were on the board.
          *
-         * @param mixed $members
+         * @param string $members
          */
-        public function remove(mixed ...$members): int {}
+        public function remove(string ...$members): int {}
 
         /**
          * @return float|null The member's score, null when absent.
@@ -492,7 +492,7 @@ namespace RedisKit {
          * @throws \ValueError on an empty resource, a bad DSN, a Redlock list with fewer than 3 entries,
          *   an unknown option or a bad option value (e.g. ttl <= 0).
          */
-        public function __construct(string $resource, string|array|null $connection = null, array $options = []) {}
+        public function __construct(string $resource, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
 
         /**
          * Releases the lock if this object took it (not an adopted token's lock).

@@ -1,8 +1,8 @@
 <?php
 // Post-processes `cargo php stubs` output (read from stdin) into the stub
-// file IDEs read: the real union types of $connection and $options, `final`
-// where the class is final, no fake constructors on exceptions, and one
-// @param/@return per name (ours, which are more precise, come first).
+// file IDEs read: the real union types of $connection and $options, the
+// exception classes, #[\SensitiveParameter], `final` where the class is final,
+// and one @param/@return per name (ours, which are more precise, come first).
 $src = stream_get_contents(STDIN);
 
 $src = str_replace('mixed $connection = null', 'string|array|null $connection = null', $src);
@@ -10,8 +10,65 @@ $src = str_replace('?array $options = null', 'array $options = []', $src);
 $src = preg_replace('/\n\s*\* @param mixed \$connection(?=\n)/', '', $src);
 $src = preg_replace('/\n\s*\* @param array\|null \$options(?=\n)/', '', $src);
 
-// exceptions: the constructor is \Exception's own
-$src = preg_replace('/(class \w+ extends \\\\(?:RuntimeException|RedisKit\\\\\w+) \{)\n\s*public function __construct\(\) \{\}\n(\s*\})/', "$1\n$2", $src);
+// exceptions: plain Zend classes the generator does not see (registered in
+// MINIT with their parent, see src/php/exceptions.rs); their members are
+// \RuntimeException's own. Inserted in the generator's (alphabetical) order.
+$exceptions = [
+    'ConnectionException' => ['\\RedisKit\\Exception', <<<'DOC'
+     * Redis could not be reached, the connection was lost, or a reply did not
+     * arrive within the read timeout. The message never contains a password.
+DOC],
+    'Exception' => ['\\RuntimeException', <<<'DOC'
+     * Base class of every rediskit failure on the Redis side; the message carries
+     * Redis's own error text (e.g. `WRONGTYPE Operation against a key holding
+     * the wrong kind of value`).
+DOC],
+    'LockLostException' => ['\\RedisKit\\Exception', <<<'DOC'
+     * A lock held by `RedisLock::run()` was lost while the callback ran (its TTL
+     * ran out or another owner took it): other code may have held it meanwhile.
+DOC],
+    'LockTimeoutException' => ['\\RedisKit\\Exception', <<<'DOC'
+     * A lock could not be acquired within the time allowed.
+DOC],
+];
+foreach ($exceptions as $name => [$parent, $doc]) {
+    $rc = new ReflectionClass("RedisKit\\$name");
+    if ('\\' . $rc->getParentClass()->getName() !== $parent) {
+        fwrite(STDERR, "fix-stubs: RedisKit\\$name extends {$rc->getParentClass()->getName()}, not $parent\n");
+        exit(1);
+    }
+    $block = "    /**\n$doc\n     */\n    class $name extends $parent {\n    }\n\n";
+    // before the first class (with its docblock) whose name sorts after this one
+    preg_match_all('#(    /\*\*(?:(?!\*/).)*\*/\n)?    (?:final )?class (\w+)#s', $src, $m, PREG_OFFSET_CAPTURE | PREG_SET_ORDER);
+    $at = null;
+    foreach ($m as $c) {
+        if (strcmp($c[2][0], $name) > 0) {
+            $at = $c[0][1];
+            break;
+        }
+    }
+    $at ??= strpos($src, "\n    function ");   // before the functions
+    $src = substr($src, 0, $at) . $block . substr($src, $at);
+}
+
+// #[\SensitiveParameter] where the extension declares it (see src/php/args.rs)
+foreach (get_declared_classes() as $fq) {
+    if (!str_starts_with($fq, 'RedisKit\\')) continue;
+    $short = substr($fq, strlen('RedisKit\\'));
+    foreach ((new ReflectionClass($fq))->getMethods() as $method) {
+        foreach ($method->getParameters() as $param) {
+            if (!$param->getAttributes('SensitiveParameter')) continue;
+            $src = preg_replace_callback(
+                '/(class ' . $short . ' .*?public (?:static )?function ' . $method->getName() . '\([^\n]*?)((?:[\w|\\\\?]+ )?\$' . $param->getName() . '\b)/s',
+                fn($x) => $x[1] . '#[\\SensitiveParameter] ' . $x[2],
+                $src, 1, $count);
+            if ($count !== 1) {
+                fwrite(STDERR, "fix-stubs: cannot mark $fq::{$method->getName()}() \${$param->getName()} sensitive\n");
+                exit(1);
+            }
+        }
+    }
+}
 
 // final classes
 $src = preg_replace_callback('/^(\s*)class (\w+)/m', function ($m) use ($src) {

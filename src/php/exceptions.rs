@@ -1,81 +1,113 @@
 //! `RedisKit\Exception` (a `\RuntimeException`) and its subclasses.
-use ext_php_rs::prelude::*;
+//!
+//! They are plain Zend classes with no methods of their own, registered in
+//! MINIT with `zend_register_internal_class_ex` and a parent, the way C
+//! extensions (phpredis's `RedisException`) declare theirs: the engine gives
+//! them `\RuntimeException`'s object constructor, `__construct`, `__clone`
+//! (private: not cloneable) and handlers, so users can construct and extend
+//! them and a thrown one carries the caller's file, line and trace.
+//! `#[php_class]` is not used: it installs ext-php-rs's own object
+//! constructor (skipping `\Exception`'s, which records file/line/trace) and a
+//! constructor that refuses `new` from PHP.
+//!
+//! Each class has a marker type implementing [`RegisteredClass`] by hand,
+//! only so that `PhpException::from_class::<T>()` finds its class entry. The
+//! stubs come from php-tests/tools/fix-stubs.php (ext-php-rs's stub
+//! generator does not see these classes).
+use super::zend;
+use ext_php_rs::args::ArgInfoTables;
+use ext_php_rs::builders::{ClassBuilder, FunctionBuilder};
+use ext_php_rs::class::{ClassEntryInfo, ClassMetadata, ConstructorMeta, RegisteredClass};
+use ext_php_rs::convert::IntoZvalDyn;
+use ext_php_rs::describe::DocComments;
+use ext_php_rs::flags::{ClassFlags, ConstantFlags, MethodFlags};
 use ext_php_rs::zend::{ce, ClassEntry};
-use std::sync::Once;
 
-/// `\RuntimeException`, looked up at run time: linking `spl_ce_RuntimeException`
-/// directly would break stub generation.
+/// `\RuntimeException` (resolved with dlsym: linking `spl_ce_RuntimeException`
+/// would break stub generation), or `\Exception` if SPL is somehow missing.
 fn runtime_exception() -> &'static ClassEntry {
-    // SAFETY: dlsym on the running PHP binary; the symbol is a class entry
-    // pointer that SPL sets in its MINIT, which runs before ours.
-    unsafe {
-        let sym = libc::dlsym(libc::RTLD_DEFAULT, c"spl_ce_RuntimeException".as_ptr());
-        if !sym.is_null() {
-            let ce_ptr = *(sym as *const *mut ClassEntry);
-            if let Some(ce) = ce_ptr.as_ref() {
-                return ce;
+    zend::runtime_exception().unwrap_or_else(ce::exception)
+}
+
+macro_rules! exception_class {
+    ($(#[$doc:meta])* $ty:ident, $name:literal) => {
+        $(#[$doc])*
+        pub struct $ty;
+
+        impl RegisteredClass for $ty {
+            const CLASS_NAME: &'static str = $name;
+            const BUILDER_MODIFIER: Option<fn(ClassBuilder) -> ClassBuilder> = None;
+            const EXTENDS: Option<ClassEntryInfo> = None;
+            const IMPLEMENTS: &'static [ClassEntryInfo] = &[];
+            const FLAGS: ClassFlags = ClassFlags::empty();
+
+            fn get_metadata() -> &'static ClassMetadata<Self> {
+                static METADATA: ClassMetadata<$ty> = ClassMetadata::new(&[]);
+                &METADATA
+            }
+
+            fn method_builders() -> Vec<(FunctionBuilder<'static>, MethodFlags)> {
+                Vec::new()
+            }
+
+            fn constructor() -> Option<ConstructorMeta<Self>> {
+                None
+            }
+
+            fn constants() -> &'static [(
+                &'static str,
+                &'static dyn IntoZvalDyn,
+                DocComments,
+                ConstantFlags,
+            )] {
+                &[]
             }
         }
-    }
-    ce::exception()
+    };
 }
 
-/// Base class of every rediskit failure on the Redis side; the message carries
-/// Redis's own error text (e.g. `WRONGTYPE Operation against a key holding
-/// the wrong kind of value`).
-#[php_class]
-#[php(name = "RedisKit\\Exception")]
-#[php(extends(ce = runtime_exception, stub = "\\RuntimeException"))]
-#[derive(Default)]
-pub struct RedisKitException;
+exception_class!(
+    /// Base class of every rediskit failure on the Redis side.
+    RedisKitException,
+    "RedisKit\\Exception"
+);
+exception_class!(
+    /// Redis could not be reached, the connection was lost, or a reply timed out.
+    ConnectionException,
+    "RedisKit\\ConnectionException"
+);
+exception_class!(
+    /// A lock could not be acquired within the time allowed.
+    LockTimeoutException,
+    "RedisKit\\LockTimeoutException"
+);
+exception_class!(
+    /// A lock held by `RedisLock::run()` was lost while the callback ran.
+    LockLostException,
+    "RedisKit\\LockLostException"
+);
 
-/// Redis could not be reached, the connection was lost, or a reply did not
-/// arrive within the read timeout. The message never contains a password.
-#[php_class]
-#[php(name = "RedisKit\\ConnectionException")]
-#[php(extends(RedisKitException))]
-#[derive(Default)]
-pub struct ConnectionException;
-
-/// A lock could not be acquired within the time allowed.
-#[php_class]
-#[php(name = "RedisKit\\LockTimeoutException")]
-#[php(extends(RedisKitException))]
-#[derive(Default)]
-pub struct LockTimeoutException;
-
-/// A lock held by `RedisLock::run()` was lost while the callback ran (its TTL
-/// ran out or another owner took it): other code may have held it meanwhile.
-#[php_class]
-#[php(name = "RedisKit\\LockLostException")]
-#[php(extends(RedisKitException))]
-#[derive(Default)]
-pub struct LockLostException;
-
-fn all() -> [&'static ClassEntry; 4] {
-    use ext_php_rs::class::RegisteredClass;
-    [
-        RedisKitException::get_metadata().ce(),
-        ConnectionException::get_metadata().ce(),
-        LockTimeoutException::get_metadata().ce(),
-        LockLostException::get_metadata().ce(),
-    ]
+fn store<T: RegisteredClass>(ce: &'static mut ClassEntry, _: ArgInfoTables) {
+    T::get_metadata().set_ce(ce);
 }
 
-/// ext-php-rs gives `#[php_class]` types its own object constructor, which
-/// skips the one `\Exception` uses to record file, line and trace. Our
-/// exceptions hold no Rust state, so hand them `\RuntimeException`'s own:
-/// thrown exceptions then point at the PHP caller.
-pub fn restore_exception_constructors() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // SAFETY: create_object is the active field of this union for classes.
-        let parent = unsafe { runtime_exception().__bindgen_anon_2.create_object };
-        for ce in all() {
-            let ce = ce as *const ClassEntry as *mut ClassEntry;
-            // SAFETY: class entries live for the whole process; this runs once,
-            // at the first request, before any of these objects exists.
-            unsafe { (*ce).__bindgen_anon_2.create_object = parent };
-        }
-    });
+fn base() -> &'static ClassEntry {
+    RedisKitException::get_metadata().ce()
+}
+
+fn register<T: RegisteredClass>(parent: ClassEntryInfo) -> ext_php_rs::error::Result<()> {
+    ClassBuilder::new(T::CLASS_NAME)
+        .extends(parent)
+        .registration(store::<T>)
+        .register()
+}
+
+/// MINIT: registers the four classes (before the other classes, which do not
+/// depend on them).
+pub fn register_all() -> ext_php_rs::error::Result<()> {
+    register::<RedisKitException>((runtime_exception, "RuntimeException"))?;
+    register::<ConnectionException>((base, "RedisKit\\Exception"))?;
+    register::<LockTimeoutException>((base, "RedisKit\\Exception"))?;
+    register::<LockLostException>((base, "RedisKit\\Exception"))?;
+    Ok(())
 }

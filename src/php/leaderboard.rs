@@ -2,9 +2,10 @@
 //! `RedisKit\RedisLeaderboard`: argument checks and PHP arrays around
 //! `crate::leaderboard`.
 use super::{
-    array_entries, binary, bytes_of, connection_arg, options_arg, php_list, settings, throw,
-    type_name, value_error, Bytes,
+    array_entries, binary, connection_arg, options_arg, php_list, settings, throw, type_name,
+    value_error, Bytes,
 };
+use crate::conn::shown;
 use crate::leaderboard::{Entry, Leaderboard};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::ClassFlags;
@@ -92,7 +93,7 @@ impl RedisLeaderboard {
                 .ok_or_else(|| {
                     value_error(format!(
                         "setScores: the score of '{}' must be an int or a float, {} given",
-                        String::from_utf8_lossy(&member),
+                        shown(&member),
                         type_name(v)
                     ))
                 })?;
@@ -104,12 +105,8 @@ impl RedisLeaderboard {
 
     /// Removes members from the board.
     /// @return int How many of them were on the board.
-    pub fn remove(&self, members: &[&Zval]) -> PhpResult<i64> {
-        let mut owned = Vec::with_capacity(members.len());
-        for m in members {
-            owned.push(bytes_of(m).ok_or_else(|| value_error("remove: members must be strings"))?);
-        }
-        let refs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+    pub fn remove(&self, members: &[Bytes]) -> PhpResult<i64> {
+        let refs: Vec<&[u8]> = members.iter().map(|m| m.0.as_slice()).collect();
         self.inner.remove(&refs).map_err(throw)
     }
 
@@ -177,7 +174,9 @@ impl RedisLeaderboard {
     /// by the Redis server's clock (UTC), or the one named by $id
     /// ('2026-11-29', '2026-W48', '2026-11').
     /// @throws \ValueError for a period this board does not keep or a malformed id.
-    pub fn period(&self, period: String, id: Option<String>) -> PhpResult<RedisLeaderboard> {
+    pub fn period(&self, period: Bytes, id: Option<Bytes>) -> PhpResult<RedisLeaderboard> {
+        let period = String::from_utf8_lossy(&period.0);
+        let id = id.map(|id| String::from_utf8_lossy(&id.0).into_owned());
         let inner = self.inner.period(&period, id.as_deref()).map_err(throw)?;
         Ok(RedisLeaderboard { inner })
     }

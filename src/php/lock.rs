@@ -116,7 +116,7 @@ impl RedisLock {
         if !self.inner.acquire(wait).map_err(throw)? {
             return Err(PhpException::from_class::<LockTimeoutException>(format!(
                 "RedisLock: could not acquire '{}' within {wait} s",
-                String::from_utf8_lossy(self.inner.key())
+                crate::conn::shown(self.inner.key())
             )));
         }
         let epoch = self.inner.epoch();
@@ -146,7 +146,7 @@ impl RedisLock {
         if lost {
             return Err(PhpException::from_class::<LockLostException>(format!(
                 "RedisLock: the lock '{}' was lost while the callback ran (its TTL ran out or another owner took it)",
-                String::from_utf8_lossy(self.inner.key())
+                crate::conn::shown(self.inner.key())
             )));
         }
         Ok(value)

@@ -1,10 +1,12 @@
 //! PHP bindings: argument conversion, exceptions, ini, phpinfo and request
 //! hooks. No Redis logic lives here.
+pub mod args;
 pub mod exceptions;
 pub mod leaderboard;
 pub mod lock;
 pub mod queue;
 pub mod ratelimit;
+pub mod zend;
 
 use crate::conn::{self, Error, Timeouts};
 use crate::options::{Connection, OptValue, Options, Settings};
@@ -14,7 +16,7 @@ use ext_php_rs::convert::FromZval;
 use ext_php_rs::exception::{PhpException, PhpResult};
 use ext_php_rs::flags::{DataType, IniEntryPermission};
 use ext_php_rs::types::{ZendHashTable, Zval};
-use ext_php_rs::zend::{ce, ExecutorGlobals, IniEntryDef, IniEntryDefs, ModuleEntry};
+use ext_php_rs::zend::{ce, ClassEntry, ExecutorGlobals, IniEntryDef, IniEntryDefs, ModuleEntry};
 use std::time::Duration;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -31,10 +33,32 @@ static INI: IniEntryDefs<5> = IniEntryDefs::new([
     IniEntryDef::end(),
 ]);
 
-pub fn startup(_ty: i32, module_number: i32) -> i32 {
-    IniEntryDef::register(INI.as_slice(), module_number);
-    conn::set_interrupt_check(vm_interrupted);
-    0
+pub fn startup(ty: i32, module_number: i32) -> i32 {
+    let started = std::panic::catch_unwind(|| {
+        IniEntryDef::register(INI.as_slice(), module_number);
+        conn::set_interrupt_check(vm_interrupted);
+        // the exception classes first: ext-php-rs registers the others
+        // after this hook returns
+        exceptions::register_all().is_ok() && {
+            args::module_started(ty);
+            true
+        }
+    });
+    match started {
+        Ok(true) => 0,
+        _ => -1, // FAILURE: PHP refuses to load the module
+    }
+}
+
+/// The classes whose methods go through the argument gate.
+pub fn classes() -> [&'static ClassEntry; 4] {
+    use ext_php_rs::class::RegisteredClass;
+    [
+        leaderboard::RedisLeaderboard::get_metadata().ce(),
+        lock::RedisLock::get_metadata().ce(),
+        queue::DelayQueue::get_metadata().ce(),
+        ratelimit::RateLimiter::get_metadata().ce(),
+    ]
 }
 
 /// EG(vm_interrupt): set by PHP when a pcntl signal handler (async signals)
@@ -49,7 +73,7 @@ fn vm_interrupted() -> bool {
 /// Called by PHP at the start of every request.
 pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
-        exceptions::restore_exception_constructors();
+        args::request_started();
         conn::stats::request_started();
     });
     0
@@ -71,6 +95,7 @@ pub unsafe extern "C" fn module_shutdown(_ty: i32, _module: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
         // The lock watchdog thread runs code of this library: stop it first.
         crate::lock::shutdown_watchdog();
+        args::module_stopping();
     });
     0
 }
@@ -161,15 +186,28 @@ pub fn value_error(msg: impl Into<String>) -> PhpException {
     PhpException::new(no_nul(msg.into()), 0, ce::value_error())
 }
 
-/// PHP cannot throw an exception whose message holds a NUL byte (it throws
-/// a generic \Error instead): whatever slipped through unescaped is escaped
-/// here. Echo sites escape and cap with `conn::shown` first.
+/// Longest message thrown; a longer one is cut (and says how long it was).
+const MESSAGE_MAX: usize = 2048;
+
+/// The last resort before a message is thrown. PHP cannot throw an exception
+/// whose message holds a NUL byte (ext-php-rs throws a generic \Error
+/// instead): whatever slipped through unescaped is escaped here; and no
+/// message carries a megabyte of echoed input. Echo sites escape and cap
+/// their values with `conn::shown` / `conn::shown_float` first.
 fn no_nul(m: String) -> String {
-    if m.contains('\0') {
+    let m = if m.contains('\0') {
         m.replace('\0', "\\0")
     } else {
         m
+    };
+    if m.len() <= MESSAGE_MAX {
+        return m;
     }
+    let mut cut = MESSAGE_MAX;
+    while !m.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}... (message of {} bytes cut)", &m[..cut], m.len())
 }
 
 /// A PHP list built from `items`, one PHP value each.
@@ -193,6 +231,7 @@ pub fn binary(bytes: Vec<u8>) -> Zval {
 
 /// PHP's name for the type of a value, as in PHP's own TypeError messages.
 pub fn type_name(z: &Zval) -> &'static str {
+    let z = z.dereference();
     if z.is_null() {
         "null"
     } else if z.is_bool() {
@@ -212,8 +251,9 @@ pub fn type_name(z: &Zval) -> &'static str {
     }
 }
 
-/// A binary-safe string argument. Like PHP's own `string` parameters in
-/// coercive mode, an int is taken as its decimal text (user ids).
+/// A binary-safe `string` argument (the argument gate has applied PHP's
+/// rules: coercive mode turns an int, a float, a bool or a Stringable into
+/// a string, strict mode takes strings only).
 pub struct Bytes(pub Vec<u8>);
 
 impl FromZval<'_> for Bytes {
@@ -224,6 +264,8 @@ impl FromZval<'_> for Bytes {
     }
 }
 
+/// A string, or an int as its decimal text (array elements: member names,
+/// payloads, which may be user ids).
 pub fn bytes_of(zval: &Zval) -> Option<Vec<u8>> {
     if let Some(s) = zval.zend_str() {
         Some(s.as_bytes().to_vec())
@@ -311,7 +353,7 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
         if let Key::Bytes(k) = key {
             return Err(value_error(format!(
                 "unknown connection array key '{}': use a list of DSNs, ['cluster' => [...]] or ['sentinel' => [...], 'service' => '...']",
-                String::from_utf8_lossy(&k)
+                conn::shown(&k)
             )));
         }
         match v.str() {
@@ -325,7 +367,15 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
     Ok(Connection::List(list))
 }
 
+/// An option value; a list holds scalars only (no option takes nested
+/// lists): an array inside one is `Other("array")`, so a self-referencing or
+/// deeply nested array cannot recurse without end.
 fn opt_value(z: &Zval) -> OptValue {
+    opt_value_at(z, 0)
+}
+
+fn opt_value_at(z: &Zval, depth: u32) -> OptValue {
+    let z = z.dereference();
     if z.is_null() {
         OptValue::Null
     } else if z.is_bool() {
@@ -336,10 +386,10 @@ fn opt_value(z: &Zval) -> OptValue {
         OptValue::Float(d)
     } else if let Some(s) = z.zend_str() {
         OptValue::Str(s.as_bytes().to_vec())
-    } else if let Some(a) = z.array() {
-        OptValue::List(a.values().map(opt_value).collect())
+    } else if let (Some(a), 0) = (z.array(), depth) {
+        OptValue::List(a.values().map(|v| opt_value_at(v, depth + 1)).collect())
     } else {
-        OptValue::Other("object")
+        OptValue::Other(type_name(z))
     }
 }
 

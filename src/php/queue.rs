@@ -4,6 +4,7 @@ use super::{
     array_entries, binary, bytes_of, connection_arg, options_arg, php_list, settings, throw,
     type_name, value_error, Bytes,
 };
+use crate::conn::shown;
 use crate::queue::{self, Job};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::ClassFlags;
@@ -122,7 +123,7 @@ impl DelayQueue {
                     return Err(value_error(format!(
                         "pushMany: payloads must be strings, got {} at key '{}'",
                         type_name(v),
-                        String::from_utf8_lossy(&k.into_bytes())
+                        shown(&k.into_bytes())
                     )))
                 }
             }

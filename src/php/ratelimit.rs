@@ -5,6 +5,7 @@ use super::{
     array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
     Bytes, Key,
 };
+use crate::conn::shown;
 use crate::ratelimit::{self, HeaderInput, Outcome};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::FromZval;
@@ -57,7 +58,7 @@ fn result_array(o: &Outcome, l: &ratelimit::RateLimiter) -> PhpResult<ZBox<ZendH
 }
 
 fn field<'a>(arr: &'a ZendHashTable, key: &str) -> PhpResult<&'a Zval> {
-    arr.get(key).ok_or_else(|| value_error(format!("RateLimiter::headers: the result has no '{key}' (pass what attempt() or peek() returned)")))
+    arr.get(key).map(Zval::dereference).ok_or_else(|| value_error(format!("RateLimiter::headers: the result has no '{key}' (pass what attempt() or peek() returned)")))
 }
 
 fn number(arr: &ZendHashTable, key: &str) -> PhpResult<f64> {
@@ -161,10 +162,10 @@ impl RateLimiter {
     ) -> PhpResult<ZBox<ZendHashTable>> {
         let mut list: Vec<&ratelimit::RateLimiter> = Vec::with_capacity(limiters.len());
         for (k, v) in array_entries(limiters) {
-            let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v) else {
+            let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v.dereference()) else {
                 let at = match k {
                     Key::Int(i) => i.to_string(),
-                    Key::Bytes(b) => format!("'{}'", String::from_utf8_lossy(&b)),
+                    Key::Bytes(b) => format!("'{}'", shown(&b)),
                 };
                 return Err(value_error(format!(
                     "RateLimiter::attemptAll: element {at} is not a RedisKit\\RateLimiter ({} given)",
@@ -174,7 +175,11 @@ impl RateLimiter {
             list.push(&obj.inner);
         }
         let (o, i) = ratelimit::RateLimiter::attempt_all(&list, &key.0, cost).map_err(throw)?;
-        result_array(&o, list[i])
+        let l = list
+            .get(i)
+            .or(list.first())
+            .ok_or_else(|| value_error("RateLimiter::attemptAll: no limiter"))?;
+        result_array(&o, l)
     }
 
     /// HTTP response headers for a result, per
@@ -196,7 +201,7 @@ impl RateLimiter {
                 type_name(allowed)
             )));
         }
-        let policy = match result.get("policy") {
+        let policy = match result.get("policy").map(Zval::dereference) {
             None => None,
             Some(z) if z.is_null() => None,
             Some(z) => Some(bytes_of(z).ok_or_else(|| {
@@ -206,7 +211,7 @@ impl RateLimiter {
                 ))
             })?),
         };
-        let window = match result.get("window") {
+        let window = match result.get("window").map(Zval::dereference) {
             None => None,
             Some(z) if z.is_null() => None,
             Some(_) => Some(number(result, "window")?),
