@@ -39,7 +39,8 @@ impl Period {
             "weekly" => Ok(Period::Weekly),
             "monthly" => Ok(Period::Monthly),
             _ => Err(Error::invalid(format!(
-                "unknown period '{s}' (use 'daily', 'weekly' or 'monthly')"
+                "unknown period '{}' (use 'daily', 'weekly' or 'monthly')",
+                conn::shown(s.as_bytes())
             ))),
         }
     }
@@ -164,9 +165,11 @@ fn parse_utc_offset(v: Option<OptValue>) -> Result<i64> {
             let (sign, rest) = match t.as_bytes().first() {
                 Some(b'+') => (1, &t[1..]),
                 Some(b'-') => (-1, &t[1..]),
-                _ => return Err(bad(format!("'{t}'"))),
+                _ => return Err(bad(format!("'{}'", conn::shown(&s)))),
             };
-            let (h, m) = rest.split_once(':').ok_or_else(|| bad(format!("'{t}'")))?;
+            let (h, m) = rest
+                .split_once(':')
+                .ok_or_else(|| bad(format!("'{}'", conn::shown(&s))))?;
             let secs = match (h.parse::<i64>(), m.parse::<i64>()) {
                 (Ok(h), Ok(m))
                     if h.to_string().len() <= 2
@@ -175,10 +178,10 @@ fn parse_utc_offset(v: Option<OptValue>) -> Result<i64> {
                 {
                     sign * (h * 3600 + m * 60)
                 }
-                _ => return Err(bad(format!("'{t}'"))),
+                _ => return Err(bad(format!("'{}'", conn::shown(&s)))),
             };
             if secs.abs() > MAX {
-                return Err(bad(format!("'{t}'")));
+                return Err(bad(format!("'{}'", conn::shown(&s))));
             }
             secs
         }
@@ -577,7 +580,8 @@ impl Leaderboard {
         let p = Period::parse(period)?;
         if !self.cfg.periods.contains(&p) {
             return Err(Error::invalid(format!(
-                "period '{period}' is not kept by this board (add it to the 'periods' option)"
+                "period '{}' is not kept by this board (add it to the 'periods' option)",
+                conn::shown(period.as_bytes())
             )));
         }
         let id = match id {

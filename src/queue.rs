@@ -124,7 +124,8 @@ fn delay_us(what: &str, secs: f64) -> Result<i64> {
 fn timestamp_ms(ts: f64) -> Result<i64> {
     if !(ts.is_finite() && (0.0..=MAX_TIMESTAMP).contains(&ts)) {
         return Err(Error::invalid(format!(
-            "timestamp must be a unix time in seconds between 0 and {MAX_TIMESTAMP:.0}, got {ts}"
+            "timestamp must be a unix time in seconds between 0 and {MAX_TIMESTAMP:.0}, got {}",
+            conn::shown_float(ts)
         )));
     }
     let us = (ts * 1e6).round() as i64;
@@ -145,7 +146,8 @@ fn secs_option(opts: &mut Options, key: &str, positive: bool) -> Result<Option<f
     if !(v.is_finite() && (0.0..1e9).contains(&v)) || (positive && v <= 0.0) {
         let want = if positive { "> 0" } else { ">= 0" };
         return Err(Error::invalid(format!(
-            "option '{key}' must be a finite number of seconds {want}, got {v}"
+            "option '{key}' must be a finite number of seconds {want}, got {}",
+            conn::shown_float(v)
         )));
     }
     Ok(Some(v))

@@ -32,7 +32,8 @@ namespace RedisKit {
      * other consumers, default 30.0), `max_attempts` (deliveries before a job
      * is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
      * the exponential backoff with jitter after a visibility timeout: attempt n
-     * waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
+     * is due again between backoff*2^(n-1)/2 and backoff*2^(n-1) after its
+     * claim lapsed (counted from the visibility deadline), at most one day;
      * default 1.0), `prefix` (string, default ini rediskit.prefix), `consumer`
      * (string: an explicit consumer identity, e.g. to run two consumers in one
      * process; never give two processes the same one). Options are
@@ -65,8 +66,8 @@ namespace RedisKit {
 
         /**
          * Jobs per state, by the Redis clock. 'scheduled' are not due yet; 'due'
-         * wait for a consumer; 'in_flight' are claimed and not acked (including
-         * claims past their visibility timeout that no pop() has put back yet).
+         * wait for a consumer; 'in_flight' are claimed and not acked. It first
+         * puts back up to 100 claims past their visibility timeout, as pop() does.
          * @return array{scheduled: int, due: int, in_flight: int, dead: int}
          */
         public function counts(): array {}
@@ -74,7 +75,8 @@ namespace RedisKit {
         /**
          * Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
          * the number of failed deliveries, 'due_at' when the job was
-         * dead-lettered (unix seconds, Redis clock).
+         * dead-lettered (unix seconds, Redis clock): its lapsed visibility
+         * deadline, or the time of the retry() that used its last attempt.
          * @param int $limit 1 ..= 10000.
          * @return list<array{id: string, payload: string, attempts: int, due_at: float}>
          * @throws \ValueError if $limit is out of range.
@@ -85,8 +87,10 @@ namespace RedisKit {
          * Claims up to $max due jobs (earliest due first, push order for equal
          * due times) for this consumer until now + visibility_timeout, in one
          * atomic script and one round trip. Before claiming, it puts back up to
-         * 100 claims whose visibility timeout has passed (attempts + 1, backoff)
-         * or dead-letters them once they used max_attempts.
+         * 100 claims whose visibility timeout has passed (attempts + 1, due at
+         * their visibility deadline + backoff, so a job whose backoff is over is
+         * handed out by this same pop) or dead-letters them, as of that deadline,
+         * once they used max_attempts.
          *
          * With $wait > 0 it blocks (without polling) until at least one job is
          * claimed or $wait seconds have passed, waking when the next job falls
@@ -132,7 +136,9 @@ namespace RedisKit {
 
         /**
          * Adds one job per payload, all due $delay seconds from now, in one
-         * round trip (atomic per 1000 payloads). Keys of $payloads are ignored.
+         * round trip, all or nothing: a batch Redis refuses (maxmemory) writes no
+         * job. Up to 1000 payloads it is one script; a bigger batch reserves its
+         * ids first and then lands in slices of 1000. Keys of $payloads are ignored.
          * @param array<string> $payloads
          * @param float $delay Seconds, >= 0.
          * @return list<string> The job ids, in the order of $payloads.
@@ -503,6 +509,9 @@ namespace RedisKit {
          * Takes the lock. With $wait = 0 tries once; with $wait > 0 blocks up to
          * $wait seconds, woken as soon as the holder releases it or its TTL runs out.
          * Acquiring a lock this object already holds renews it (no counting).
+         * In a process forked from the one that took it, the object first gets a
+         * token of the child's own: the child waits for its parent's lock like
+         * any other process.
          * @param float $wait Seconds to wait (>= 0).
          * @return bool true if this object now holds the lock.
          * @throws \ValueError if $wait < 0 or not finite.
@@ -513,7 +522,8 @@ namespace RedisKit {
         /**
          * Resets the lock's TTL if this owner still holds it.
          * @param float|null $ttl Seconds (> 0); null for the ttl option. It also becomes the TTL the watchdog renews with.
-         * @return bool true if still the owner and renewed.
+         * @return bool true if still the owner and renewed; false in a process forked
+         *   from the one that took it (nothing is sent).
          * @throws \ValueError if $ttl <= 0.
          */
         public function extend(?float $ttl = null): bool {}
@@ -523,7 +533,8 @@ namespace RedisKit {
          * greater than every token handed out earlier for this resource. Pass it
          * to the storage you write to and have it reject writes carrying a token
          * lower than the highest it has seen.
-         * @return int|null null before the first successful acquire.
+         * @return int|null null before the first successful acquire (also after a forked
+         *   child's acquire() gave the object a token of its own, until it succeeds).
          */
         public function fencingToken(): ?int {}
 
@@ -535,7 +546,8 @@ namespace RedisKit {
 
         /**
          * Releases the lock if this owner (token) holds it, and wakes the next waiter.
-         * @return bool true if this owner held it and released it (on a majority for Redlock).
+         * @return bool true if this owner held it and released it (on a majority for Redlock);
+         *   false in a process forked from the one that took it (nothing is sent).
          */
         public function release(): bool {}
 
@@ -546,20 +558,24 @@ namespace RedisKit {
 
         /**
          * Acquires the lock (waiting up to $wait seconds), calls $callback() and
-         * releases the lock whatever happens (finally).
+         * releases the lock whatever happens (finally). In a forked child that
+         * returns from the callback too, it neither releases the parent's lock nor
+         * throws LockLostException.
          * @param callable $callback Called without arguments; its return value is returned.
          * @param float $wait Seconds to wait for the lock (>= 0).
          * @return mixed What $callback returned.
          * @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
          * @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
-         *   meanwhile (its TTL ran out or another owner took it): other code may have run
+         *   meanwhile (its TTL ran out or another owner took it), also when the callback
+         *   itself found it gone (isAcquired()/extend() false): other code may have run
          *   under the lock at the same time.
          * @throws \Throwable whatever $callback throws, rethrown after the release.
          */
         public function run(callable $callback, float $wait = 0.0): mixed {}
 
         /**
-         * @return string The owner token (a UUID, or the adopted `token` option).
+         * @return string The owner token (a UUID, or the adopted `token` option); in a
+         *   forked child, the parent's until the child's first acquire().
          */
         public function token(): string {}
     }

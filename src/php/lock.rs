@@ -53,6 +53,9 @@ impl RedisLock {
     /// Takes the lock. With $wait = 0 tries once; with $wait > 0 blocks up to
     /// $wait seconds, woken as soon as the holder releases it or its TTL runs out.
     /// Acquiring a lock this object already holds renews it (no counting).
+    /// In a process forked from the one that took it, the object first gets a
+    /// token of the child's own: the child waits for its parent's lock like
+    /// any other process.
     /// @param float $wait Seconds to wait (>= 0).
     /// @return bool true if this object now holds the lock.
     /// @throws \ValueError if $wait < 0 or not finite.
@@ -63,14 +66,16 @@ impl RedisLock {
     }
 
     /// Releases the lock if this owner (token) holds it, and wakes the next waiter.
-    /// @return bool true if this owner held it and released it (on a majority for Redlock).
+    /// @return bool true if this owner held it and released it (on a majority for Redlock);
+    ///   false in a process forked from the one that took it (nothing is sent).
     pub fn release(&self) -> PhpResult<bool> {
         self.inner.release().map_err(throw)
     }
 
     /// Resets the lock's TTL if this owner still holds it.
     /// @param float|null $ttl Seconds (> 0); null for the ttl option. It also becomes the TTL the watchdog renews with.
-    /// @return bool true if still the owner and renewed.
+    /// @return bool true if still the owner and renewed; false in a process forked
+    ///   from the one that took it (nothing is sent).
     /// @throws \ValueError if $ttl <= 0.
     pub fn extend(&self, ttl: Option<f64>) -> PhpResult<bool> {
         self.inner.extend(ttl).map_err(throw)
@@ -87,7 +92,8 @@ impl RedisLock {
         self.inner.remaining_ttl().map_err(throw)
     }
 
-    /// @return string The owner token (a UUID, or the adopted `token` option).
+    /// @return string The owner token (a UUID, or the adopted `token` option); in a
+    ///   forked child, the parent's until the child's first acquire().
     pub fn token(&self) -> Binary<u8> {
         Binary::from(self.inner.token().to_vec())
     }
@@ -96,19 +102,23 @@ impl RedisLock {
     /// greater than every token handed out earlier for this resource. Pass it
     /// to the storage you write to and have it reject writes carrying a token
     /// lower than the highest it has seen.
-    /// @return int|null null before the first successful acquire.
+    /// @return int|null null before the first successful acquire (also after a forked
+    ///   child's acquire() gave the object a token of its own, until it succeeds).
     pub fn fencing_token(&self) -> Option<i64> {
         self.inner.fencing_token()
     }
 
     /// Acquires the lock (waiting up to $wait seconds), calls $callback() and
-    /// releases the lock whatever happens (finally).
+    /// releases the lock whatever happens (finally). In a forked child that
+    /// returns from the callback too, it neither releases the parent's lock nor
+    /// throws LockLostException.
     /// @param callable $callback Called without arguments; its return value is returned.
     /// @param float $wait Seconds to wait for the lock (>= 0).
     /// @return mixed What $callback returned.
     /// @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
     /// @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
-    ///   meanwhile (its TTL ran out or another owner took it): other code may have run
+    ///   meanwhile (its TTL ran out or another owner took it), also when the callback
+    ///   itself found it gone (isAcquired()/extend() false): other code may have run
     ///   under the lock at the same time.
     /// @throws \Throwable whatever $callback throws, rethrown after the release.
     #[php(defaults(wait = 0.0))]

@@ -32,7 +32,8 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// other consumers, default 30.0), `max_attempts` (deliveries before a job
 /// is dead-lettered, default 5; 0 = unlimited), `backoff` (seconds, base of
 /// the exponential backoff with jitter after a visibility timeout: attempt n
-/// waits between backoff*2^(n-1)/2 and backoff*2^(n-1), at most one day;
+/// is due again between backoff*2^(n-1)/2 and backoff*2^(n-1) after its
+/// claim lapsed (counted from the visibility deadline), at most one day;
 /// default 1.0), `prefix` (string, default ini rediskit.prefix), `consumer`
 /// (string: an explicit consumer identity, e.g. to run two consumers in one
 /// process; never give two processes the same one). Options are
@@ -108,7 +109,9 @@ impl DelayQueue {
     }
 
     /// Adds one job per payload, all due $delay seconds from now, in one
-    /// round trip (atomic per 1000 payloads). Keys of $payloads are ignored.
+    /// round trip, all or nothing: a batch Redis refuses (maxmemory) writes no
+    /// job. Up to 1000 payloads it is one script; a bigger batch reserves its
+    /// ids first and then lands in slices of 1000. Keys of $payloads are ignored.
     /// @param array<string> $payloads
     /// @param float $delay Seconds, >= 0.
     /// @return list<string> The job ids, in the order of $payloads.
@@ -136,8 +139,10 @@ impl DelayQueue {
     /// Claims up to $max due jobs (earliest due first, push order for equal
     /// due times) for this consumer until now + visibility_timeout, in one
     /// atomic script and one round trip. Before claiming, it puts back up to
-    /// 100 claims whose visibility timeout has passed (attempts + 1, backoff)
-    /// or dead-letters them once they used max_attempts.
+    /// 100 claims whose visibility timeout has passed (attempts + 1, due at
+    /// their visibility deadline + backoff, so a job whose backoff is over is
+    /// handed out by this same pop) or dead-letters them, as of that deadline,
+    /// once they used max_attempts.
     ///
     /// With $wait > 0 it blocks (without polling) until at least one job is
     /// claimed or $wait seconds have passed, waking when the next job falls
@@ -185,8 +190,8 @@ impl DelayQueue {
     }
 
     /// Jobs per state, by the Redis clock. 'scheduled' are not due yet; 'due'
-    /// wait for a consumer; 'in_flight' are claimed and not acked (including
-    /// claims past their visibility timeout that no pop() has put back yet).
+    /// wait for a consumer; 'in_flight' are claimed and not acked. It first
+    /// puts back up to 100 claims past their visibility timeout, as pop() does.
     /// @return array{scheduled: int, due: int, in_flight: int, dead: int}
     pub fn counts(&self) -> PhpResult<ZBox<ZendHashTable>> {
         let c = self.inner.counts().map_err(throw)?;
@@ -200,7 +205,8 @@ impl DelayQueue {
 
     /// Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
     /// the number of failed deliveries, 'due_at' when the job was
-    /// dead-lettered (unix seconds, Redis clock).
+    /// dead-lettered (unix seconds, Redis clock): its lapsed visibility
+    /// deadline, or the time of the retry() that used its last attempt.
     /// @param int $limit 1 ..= 10000.
     /// @return list<array{id: string, payload: string, attempts: int, due_at: float}>
     /// @throws \ValueError if $limit is out of range.
