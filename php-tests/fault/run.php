@@ -118,6 +118,18 @@ $self = checks_selftest();
 $self['fail'] ? $failed++ : $passed++;
 printf("fault selftest   checks %s%s\n", $self['line'], $self['fail'] ? ' => FAIL: ' . implode('; ', $self['fail']) : ' => PASS');
 foreach ($phases as $phase) {
+    if ($phase === 'late-release') {
+        // optional (not in the default list): see late.php
+        $cmd = sprintf('timeout -k 2 30 ip netns exec %s %s -n -d extension=%s %s %s %s %s 2>&1', escapeshellarg($NS['a']), escapeshellarg($PHPBIN),
+            escapeshellarg($EXT), escapeshellarg(__DIR__ . '/late.php'), escapeshellarg("redis://{$SRV['a']}:$PORT?timeout=" . CT . '&read_timeout=' . RT),
+            escapeshellarg($NS['s']), escapeshellarg($IF_SA));
+        exec($cmd, $out, $rc);
+        $rc === 0 ? $passed++ : $failed++;
+        printf("fault late-release lock  a release() that timed out during a client->server cut: %s => %s\n",
+            implode(' / ', array_map(fn($l) => preg_replace('/^late-release: /', '', $l), $out)), $rc === 0 ? 'PASS' : 'FAIL');
+        $out = [];
+        continue;
+    }
     if (!isset($FAULTS[$phase])) {
         echo "fault: unknown phase '$phase'\n";
         $failed++;

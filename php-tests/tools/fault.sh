@@ -21,7 +21,9 @@
 # namespaces) is removed on exit, also on failure or Ctrl-C; namespaces left
 # by a run that was killed (SIGKILL) are removed by the next run.
 #
-# RKF_PHASES="partition loss" runs some phases only.
+# RKF_PHASES="partition loss" runs some phases only; RKF_PHASES=late-release
+# runs the optional check of a release that times out during a cut and
+# arrives after the heal (php-tests/fault/late.php).
 set -u
 unset RK_RUN_DIR # our own run dir: cleaning it up must not stop the caller's servers
 source "$(dirname "$0")/lib.sh"
@@ -46,7 +48,9 @@ kill_ns() { # every process inside namespace $1 (all started by us), then the na
   [ -n "$pids" ] && kill -9 $pids 2>/dev/null
   ip netns del "$1" 2>/dev/null
 }
+run_pid=
 fault_cleanup() {
+  [ -n "$run_pid" ] && { kill -9 "$run_pid"; wait "$run_pid"; } 2>/dev/null
   # the workers' logs of the last run stay in target/fault-logs (see run.php for what they hold)
   if [ -d "$dir" ]; then rm -rf "$TARGET/fault-logs"; mkdir -p "$TARGET"; cp -r "$dir" "$TARGET/fault-logs" 2>/dev/null; fi
   for ns in "$NS_A" "$NS_B" "$NS_S"; do kill_ns "$ns"; done
@@ -99,13 +103,17 @@ for _ in $(seq 100); do grep -q ready "$dir/delay.log" && break; sleep 0.02; don
 grep -q ready "$dir/delay.log" || { cat "$dir/delay.log"; fail "the NFQUEUE delay helper did not start"; }
 
 echo "   redis $(server_version) in $NS_S ($SRV_A, $SRV_B); clients in $NS_A (faulted link) and $NS_B (healthy); $netem"
-# the whole run has a deadline: a hang is killed and fails
+# the whole run has a deadline: a hang is killed and fails. In the
+# background, so that Ctrl-C (or TERM) ends it at once: the trap then kills
+# everything inside the namespaces
 timeout -k 5 240 ip netns exec "$NS_B" env \
   RKF_NS_A="$NS_A" RKF_NS_B="$NS_B" RKF_NS_S="$NS_S" RKF_IF_A="$IF_A" RKF_IF_SA="$IF_SA" \
   RKF_SRV_A="$SRV_A" RKF_SRV_B="$SRV_B" RKF_PORT="$PORT" RKF_EXT="$EXT" RKF_DIR="$dir" \
   RKF_PHP="$(command -v "$PHP")" RKF_DELAY_PID="$delay_pid" RKF_QUEUE_NUM="$QUEUE_NUM" \
   REDIS_URL="redis://$SRV_B:$PORT" \
-  "$PHP" -n -d extension="$EXT" -d memory_limit=1G php-tests/fault/run.php
+  "$PHP" -n -d extension="$EXT" -d memory_limit=1G php-tests/fault/run.php &
+run_pid=$!
+wait "$run_pid"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
   echo "fault: the stage's deadline (240 s) expired: something hung"
