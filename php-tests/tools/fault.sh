@@ -21,9 +21,9 @@
 # namespaces) is removed on exit, also on failure or Ctrl-C; namespaces left
 # by a run that was killed (SIGKILL) are removed by the next run.
 #
-# RKF_PHASES="partition loss" runs some phases only; RKF_PHASES=late-release
-# runs the optional check of a release that times out during a cut and
-# arrives after the heal (php-tests/fault/late.php).
+# RKF_PHASES="partition loss" runs some phases only; RKF_PHASES="late-release
+# big-reply" runs the optional checks of php-tests/fault/optional.php (defects
+# of the connection layer the stage found; not in the default list).
 set -u
 unset RK_RUN_DIR # our own run dir: cleaning it up must not stop the caller's servers
 source "$(dirname "$0")/lib.sh"
