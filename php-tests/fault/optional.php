@@ -1,9 +1,10 @@
 <?php
-// The optional phases of run.php (RKF_PHASES="late-release big-reply"; not in
+// The optional phases of run.php (RKF_PHASES="late-release big-reply
+// unblock-race"; not in
 // the default list): each shows a defect of the connection layer that the
 // fault stage found, and passes once it is fixed. Runs in client namespace a:
 //
-//   php optional.php late-release|big-reply DSN SERVER_NS SERVER_IF CLIENT_NS CLIENT_IF
+//   php optional.php late-release|big-reply|unblock-race DSN SERVER_NS SERVER_IF CLIENT_NS CLIENT_IF NFQUEUE_NUM
 //
 // late-release: does a request the client gave up on reach Redis after the
 // network heals, and undo a later call?
@@ -22,9 +23,19 @@
 // client's namespace), and pop(200) (a reply of ~4 MB) is tried 10 times:
 // each must return or throw within connect timeout + read timeout + 250 ms.
 //
+// unblock-race: under 50 ms +/- 10 ms of latency each way (RTT ~100 ms, far
+// below the 0.5 s read timeout) no call may fail. 30 acquire(0.105) of a lock
+// another object holds, and 30 pop(1, 0.105) of an empty queue: each makes
+// one attempt (~100 ms), then waits the ~5 ms left: BLPOP on the blocking
+// connection, and at the deadline CLIENT UNBLOCK on the main one. The two
+// connections' packets are delayed independently, so the UNBLOCK can reach
+// Redis before the BLPOP: it unblocks nothing, the BLPOP then blocks for its
+// server-side backstop (1 s and more), and the call waits for its reply
+// until the read timeout and throws.
+//
 // Prints "MODE: ..." lines; exits 0 when the check holds.
 declare(strict_types=1);
-[, $mode, $dsn, $nsS, $ifSA, $nsA, $ifA] = $argv;
+[, $mode, $dsn, $nsS, $ifSA, $nsA, $ifA, $queueNum] = $argv;
 const BOUND = 0.5 + 0.5 + 0.25;
 
 function ipt(string $ns, string $rule): void
@@ -64,6 +75,36 @@ if ($mode === 'big-reply') {
     printf("big-reply: 10 pop(200) of ~4 MB under 25%% loss server->client: %d returned, %d threw; longest %.3f s vs bound %.3f s%s\n",
         $ok, $thrown, $max, BOUND, $over ? '; over it: ' . implode(', ', $over) : '');
     exit($over ? 1 : 0);
+}
+
+if ($mode === 'unblock-race') {
+    $holder = new RedisKit\RedisLock('unblock-race', $dsn, ['ttl' => 60.0]);
+    $waiter = new RedisKit\RedisLock('unblock-race', $dsn, ['ttl' => 60.0]);
+    $q = new RedisKit\DelayQueue('unblock-race-queue', $dsn);
+    $holder->acquire();
+    $q->purge();
+    $rules = ["OUTPUT -o $ifA -j NFQUEUE --queue-num $queueNum", "INPUT -i $ifA -j NFQUEUE --queue-num $queueNum"];
+    foreach ($rules as $r) ipt($nsA, "-A $r");
+    $bad = 0;
+    foreach (['acquire(0.105)' => fn() => $waiter->acquire(0.105), 'pop(1, 0.105)' => fn() => $q->pop(1, 0.105)] as $what => $fn) {
+        $thrown = 0;
+        $max = 0.0;
+        $msg = '';
+        for ($i = 0; $i < 30; $i++) {
+            $t = hrtime(true);
+            try {
+                $fn();
+            } catch (RedisKit\ConnectionException $e) {
+                $thrown++;
+                $msg = $e->getMessage();
+            }
+            $max = max($max, (hrtime(true) - $t) / 1e9);
+        }
+        printf("unblock-race: 30 %s under 50 +/- 10 ms each way: %d threw%s, longest %.3f s\n", $what, $thrown, $thrown ? " (\"$msg\")" : '', $max);
+        $bad += $thrown;
+    }
+    foreach ($rules as $r) ipt($nsA, "-D $r");
+    exit($bad ? 1 : 0);
 }
 
 $mine = new RedisKit\RedisLock('late-release', $dsn, ['ttl' => 10.0]);

@@ -69,6 +69,7 @@ $FAULTS = [
 $OPTIONAL = [
     'late-release' => 'lock: a release() that timed out during a client->server cut, after the heal',
     'big-reply' => 'queue: a ~4 MB reply under 25% loss against the read timeout',
+    'unblock-race' => 'lock, queue: waits of ~5 ms under 50 +/- 10 ms latency',
 ];
 $phases = getenv('RKF_PHASES') ? preg_split('/[\s,]+/', trim(getenv('RKF_PHASES'))) : array_keys($FAULTS);
 
@@ -131,10 +132,10 @@ printf("fault selftest   checks %s%s\n", $self['line'], $self['fail'] ? ' => FAI
 foreach ($phases as $phase) {
     if (isset($OPTIONAL[$phase])) {
         // not in the default list: see optional.php
-        $cmd = sprintf('timeout -k 2 60 ip netns exec %s %s -n -d extension=%s %s %s %s %s %s %s %s 2>&1', escapeshellarg($NS['a']),
+        $cmd = sprintf('timeout -k 2 90 ip netns exec %s %s -n -d extension=%s %s %s %s %s %s %s %s %d 2>&1', escapeshellarg($NS['a']),
             escapeshellarg($PHPBIN), escapeshellarg($EXT), escapeshellarg(__DIR__ . '/optional.php'), escapeshellarg($phase),
             escapeshellarg("redis://{$SRV['a']}:$PORT?timeout=" . CT . '&read_timeout=' . RT),
-            escapeshellarg($NS['s']), escapeshellarg($IF_SA), escapeshellarg($NS['a']), escapeshellarg($IF_A));
+            escapeshellarg($NS['s']), escapeshellarg($IF_SA), escapeshellarg($NS['a']), escapeshellarg($IF_A), $QUEUE_NUM);
         exec($cmd, $out, $rc);
         $rc === 0 ? $passed++ : $failed++;
         printf("fault %-12s %s: %s => %s\n", $phase, $OPTIONAL[$phase],

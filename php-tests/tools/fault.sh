@@ -22,7 +22,7 @@
 # by a run that was killed (SIGKILL) are removed by the next run.
 #
 # RKF_PHASES="partition loss" runs some phases only; RKF_PHASES="late-release
-# big-reply" runs the optional checks of php-tests/fault/optional.php (defects
+# big-reply unblock-race" runs the optional checks of php-tests/fault/optional.php (defects
 # of the connection layer the stage found; not in the default list).
 set -u
 unset RK_RUN_DIR # our own run dir: cleaning it up must not stop the caller's servers
