@@ -43,7 +43,7 @@ function heal_at(): ?int
     }
     return $healAt;
 }
-/** Runs one rediskit call, timed and logged. Returns [ok, value or exception]. */
+/** Runs one rediskit call, timed and logged. Returns [ok, value or exception, start ns, end ns]. */
 function call(string $op, callable $fn): array
 {
     global $probePending, $statusFile;
@@ -203,7 +203,7 @@ function role_lock(): void
 
 function queue(): RedisKit\DelayQueue
 {
-    global $cfg, $dsn, $prefix;
+    global $dsn, $prefix;
     return new RedisKit\DelayQueue('jobs', $dsn, [
         'prefix' => $prefix,
         'visibility_timeout' => 1.0,
