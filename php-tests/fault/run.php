@@ -11,6 +11,11 @@
 // network is healed and the work goes on for a few seconds; a phase whose
 // workers have not finished 10 s after the heal is killed and fails.
 //
+// A watcher (stallwatch.php) records the moments the whole machine stood
+// still (a 2-core box shared with other work can freeze every process for
+// seconds); a call's duration is compared with its bound without them, and
+// the calls that needed that are counted in the summary.
+//
 // Prints one line per scenario (fault x primitive) with its figures and
 // PASS/FAIL, and at the end "fault: N passed, N failed" (one per scenario).
 declare(strict_types=1);
@@ -162,6 +167,8 @@ foreach ($phases as $phase) {
     ];
     file_put_contents("$dir/config.json", json_encode($cfg));
 
+    $watch = proc_open([$PHPBIN, '-n', __DIR__ . '/stallwatch.php', "$dir/stalls.log", "$dir/stop"],
+        [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', "$dir/stallwatch.err", 'w']], $pipes);
     $procs = [];
     foreach ($WORKERS as [$role, $g, $count]) {
         for ($i = 0; $i < $count; $i++) {
@@ -241,6 +248,11 @@ foreach ($phases as $phase) {
     }
     unset($w);
 
+    touch("$dir/stop");
+    proc_close($watch);
+    $times['stalls'] = array_map(fn($l) => [(int)$l[0], (int)$l[1]], read_log("$dir/stalls.log"));
+    $stallS = array_map(fn($x) => ($x[1] - $x[0]) / 1e9, $times['stalls']);
+
     $logs = [];
     foreach ($procs as $name => $w) {
         $logs[$name] = read_log("$dir/$name.log");
@@ -263,10 +275,11 @@ foreach ($phases as $phase) {
         $ok ? $passed++ : $failed++;
         printf("fault %-10s %-5s %s: %s%s\n", $phase, $prim, $what, $r['line'], $ok ? ' => PASS' : ' => FAIL: ' . implode('; ', $r['fail']));
     }
-    printf("   (phase %s: %d workers; fault injected %.2f s into the work, %s, in %.0f ms; healed after %.2f s; phase %.1f s)\n",
+    printf("   (phase %s: %d workers; fault injected %.2f s into the work, %s, in %.0f ms; healed after %.2f s; machine stalls over 40 ms: %d%s; phase %.1f s)\n",
         $phase, count($procs), ($injectedAt - $go['start']) / 1e9,
         $caught ? 'a group-a lock holder in the middle of its writes' : 'no group-a lock holder caught writing',
-        $injectMs, ($healAt - $injectedAt) / 1e9, (hrtime(true) - $now) / 1e9);
+        $injectMs, ($healAt - $injectedAt) / 1e9, count($stallS), $stallS ? sprintf(', longest %.3f s', max($stallS)) : '',
+        (hrtime(true) - $now) / 1e9);
 }
 printf("fault: %d passed, %d failed\n", $passed, $failed);
 exit($failed === 0 ? 0 : 1);
