@@ -19,6 +19,9 @@ command -v openssl >/dev/null || need+=(openssl)
 command -v zip >/dev/null || need+=(zip)
 command -v unzip >/dev/null || need+=(unzip)
 command -v debootstrap >/dev/null || need+=(debootstrap) # the chroots of the test matrix
+command -v ip >/dev/null || need+=(iproute2)             # the fault stage: network namespaces,
+command -v iptables >/dev/null || need+=(iptables)       # packet loss and partitions,
+[ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -8,7 +8,8 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs fpm pie dist" picks stages.
+# stubs fpm pie dist fault" picks stages. The fault stage (network faults
+# between PHP and Redis, php-tests/tools/fault.sh) runs on the host only.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -18,7 +19,7 @@ failed=0
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 if [ -n "${STAGES:-}" ]; then :
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
-else STAGES="build cargo phpt valkey cluster sentinel stubs fpm pie dist"
+else STAGES="build cargo phpt valkey cluster sentinel stubs fpm pie dist fault"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 t_stage=$SECONDS
@@ -129,6 +130,25 @@ fi
 if want dist; then
   stage "pre-packaged binary for PHP $PHPVER"
   if php-tests/tools/dist.sh --check; then count 1 0; else count 0 1; fi
+fi
+
+if want fault; then
+  stage "network faults between PHP and Redis: latency, loss, partitions ($(server_version))"
+  if [ "$platform" != host ]; then
+    # network namespaces, veths and iptables belong to the host's kernel:
+    # a chroot of platform.sh shares them, and its packages lack the tools
+    echo "   skipped on $platform: the fault stage runs on the host only (its result is in the host's count)"
+  else
+    php-tests/tools/fault.sh 2>&1 | tee "$RK_RUN_DIR/fault.out"
+    line=$(grep -E "^fault: [0-9]+ passed, [0-9]+ failed$" "$RK_RUN_DIR/fault.out" | tail -1)
+    if [ -n "$line" ]; then
+      set -- $(echo "${line#fault: }" | grep -oE "[0-9]+")
+      count "$1" "$2"
+    else
+      echo "   the fault stage did not finish (counted as 1 failed)"
+      count 0 1
+    fi
+  fi
 fi
 
 finish
