@@ -70,13 +70,15 @@ $FAULTS = [
         ['s', "INPUT -i $IF_SA -j DROP"],
     ]],
 ];
-// optional phases (optional.php), run only when RKF_PHASES names them
+// regression phases (optional.php): defects of the connection layer this
+// stage found (a timed-out request landing after the heal, the read timeout
+// per read(2) instead of per reply, CLIENT UNBLOCK overtaking the BLPOP)
 $OPTIONAL = [
     'late-release' => 'lock: a release() that timed out during a client->server cut, after the heal',
     'big-reply' => 'queue: a ~4 MB reply under 25% loss against the read timeout',
     'unblock-race' => 'lock, queue: waits of ~5 ms under 50 +/- 10 ms latency',
 ];
-$phases = getenv('RKF_PHASES') ? preg_split('/[\s,]+/', trim(getenv('RKF_PHASES'))) : array_keys($FAULTS);
+$phases = getenv('RKF_PHASES') ? preg_split('/[\s,]+/', trim(getenv('RKF_PHASES'))) : array_merge(array_keys($FAULTS), array_keys($OPTIONAL));
 
 // every phase's workers: [role, group, count]
 $WORKERS = [

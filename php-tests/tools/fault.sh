@@ -21,9 +21,9 @@
 # namespaces) is removed on exit, also on failure or Ctrl-C; namespaces left
 # by a run that was killed (SIGKILL) are removed by the next run.
 #
-# RKF_PHASES="partition loss" runs some phases only; RKF_PHASES="late-release
-# big-reply unblock-race" runs the optional checks of php-tests/fault/optional.php (defects
-# of the connection layer the stage found; not in the default list).
+# RKF_PHASES="partition loss" runs some phases only. The phases late-release,
+# big-reply and unblock-race (php-tests/fault/optional.php) are regression
+# checks of connection-layer defects the stage found, fixed since.
 set -u
 unset RK_RUN_DIR # our own run dir: cleaning it up must not stop the caller's servers
 source "$(dirname "$0")/lib.sh"

@@ -502,19 +502,31 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
                 let mut unblock = Args::cmd("CLIENT");
                 unblock.push("UNBLOCK").int(w.client_id.unwrap_or_default());
                 unblock.route = Some(key.to_vec()); // the node that holds the wait
-                match command(dsn, &unblock, true) {
-                    Ok(_) => {}
-                    // refused (ACL): closing this connection ends the BLPOP
-                    Err(e @ Error::Redis(_)) => {
-                        let msg = format!("could not end a blocking wait: {e}");
-                        unblock_refused.replace(Some(Error::Redis(format!(
-                            "{} (blocking waits need CLIENT ID and CLIENT UNBLOCK)",
-                            e.message()
-                        ))));
-                        return Err(Fail::Lost(msg));
+                                                    // 0: the client was not blocked: the BLPOP has been answered
+                                                    // (its reply is on its way) or has not reached Redis yet (the
+                                                    // two connections' packets travel independently). Until the
+                                                    // reply shows up, unblock again, for up to the read timeout.
+                let until = Instant::now() + read_timeout;
+                loop {
+                    match command(dsn, &unblock, true) {
+                        Ok(Value::Int(0)) => {}
+                        Ok(_) => break,
+                        // refused (ACL): closing this connection ends the BLPOP
+                        Err(e @ Error::Redis(_)) => {
+                            let msg = format!("could not end a blocking wait: {e}");
+                            unblock_refused.replace(Some(Error::Redis(format!(
+                                "{} (blocking waits need CLIENT ID and CLIENT UNBLOCK)",
+                                e.message()
+                            ))));
+                            return Err(Fail::Lost(msg));
+                        }
+                        Err(e) => {
+                            return Err(Fail::Lost(format!("could not end a blocking wait: {e}")))
+                        }
                     }
-                    Err(e) => {
-                        return Err(Fail::Lost(format!("could not end a blocking wait: {e}")))
+                    let left = until.saturating_duration_since(Instant::now());
+                    if left.is_zero() || w.wait_readable(left.min(Duration::from_millis(10)))? {
+                        break;
                     }
                 }
             }

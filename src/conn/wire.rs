@@ -98,10 +98,21 @@ struct Resumed<'a> {
     stream: &'a mut Stream,
     deadline: Instant,
     retimed: bool,
+    reads: u32,
 }
 
 impl Read for Resumed<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.reads > 0 {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            self.stream
+                .set_timeout(Some(left.max(Duration::from_millis(1))))?;
+            self.retimed = true;
+        }
+        self.reads += 1;
         loop {
             match self.stream.read(buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {
@@ -134,6 +145,27 @@ impl Drop for Wire {
     fn drop(&mut self) {
         // Dropping only closes the file descriptor: no QUIT, no shutdown(2),
         // so a forked child dropping its parent's socket leaves it working.
+        if self.broken && self.generation == stats::fork_generation() {
+            // A broken wire of this process may still hold a request the
+            // caller gave up on (a release, a push) in its send queue, which
+            // the kernel would keep retransmitting and deliver after the
+            // network heals. Linger 0 discards it: close sends a reset.
+            let l = libc::linger {
+                l_onoff: 1,
+                l_linger: 0,
+            };
+            // SAFETY: setsockopt on our own open descriptor with a valid,
+            // correctly sized linger struct.
+            unsafe {
+                libc::setsockopt(
+                    self.stream.fd(),
+                    libc::SOL_SOCKET,
+                    libc::SO_LINGER,
+                    (&l as *const libc::linger).cast(),
+                    std::mem::size_of::<libc::linger>() as libc::socklen_t,
+                );
+            }
+        }
         stats::connection_closed(self.generation);
     }
 }
@@ -312,6 +344,7 @@ impl Wire {
             stream: &mut self.stream,
             deadline: Instant::now() + timeout,
             retimed: false,
+            reads: 0,
         };
         let r = self.parser.parse_value(&mut stream);
         if stream.retimed {

@@ -25,7 +25,8 @@ local out = { 0 }
 local claimed, dropped = 0, 0
 local more_due = false
 local has_attempts, has_claims
-local deadline = fmt(NOW_MS + VT)
+-- rounded up: a claim never lapses before VT has passed (NOW_MS is rounded down)
+local deadline = fmt(math.ceil(NOW_US / 1000) + VT)
 local suffix = '|' .. OWNER
 local fetch = max + 1
 while true do

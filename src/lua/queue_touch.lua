@@ -7,7 +7,8 @@
 local id = ARGV[3]
 if OWNER == '' then return 0 end
 local member = flight_member(id)
-local deadline = fmt(NOW_MS + VT)
+-- rounded up: a claim never lapses before VT has passed (NOW_MS is rounded down)
+local deadline = fmt(math.ceil(NOW_US / 1000) + VT)
 -- remove, then add: under maxmemory (noeviction) a script's first write
 -- decides whether Redis refuses it; ZREM is never refused, so moving a
 -- deadline (no memory gained) still works when Redis is out of memory
