@@ -338,7 +338,17 @@ impl Leaderboard {
         self.set_scores(&[(member, score)]).map(|_| ())
     }
 
-    /// Writes many scores, pipelined in chunks; returns how many members were new.
+    /// Writes many scores in one round trip, all of them or none; returns
+    /// how many members were new.
+    ///
+    /// Up to `CHUNK` members are one command or one script call. A bigger
+    /// batch is several chunks in one MULTI/EXEC: pipelined chunks alone could
+    /// half-apply when Redis reaches its maxmemory part-way (with
+    /// `noeviction`, each command is checked when it starts). Inside a
+    /// transaction a command refused while queueing aborts it, and EXEC
+    /// itself is refused when it holds a command that may use memory: ZADD,
+    /// or a script with a shebang (`lb_set.lua`; a script without one is
+    /// only checked at its first write and could let one chunk through).
     pub fn set_scores(&self, entries: &[(&[u8], f64)]) -> Result<i64> {
         for (_, s) in entries {
             check_score(*s)?;
@@ -360,7 +370,10 @@ impl Leaderboard {
                     a
                 })
                 .collect();
-            conn::pipeline(&self.dsn, &cmds, true)?
+            match cmds.as_slice() {
+                [one] => vec![conn::command(&self.dsn, one, true)?],
+                _ => conn::transaction(&self.dsn, &cmds, true)?,
+            }
         } else {
             let calls: Vec<ScriptCall> = entries
                 .chunks(CHUNK)
@@ -372,10 +385,9 @@ impl Leaderboard {
                     c
                 })
                 .collect();
-            if calls.len() == 1 {
-                vec![conn::eval(&self.dsn, &calls[0], true)?]
-            } else {
-                conn::eval_many(&self.dsn, &calls)?
+            match calls.as_slice() {
+                [one] => vec![conn::eval(&self.dsn, one, true)?],
+                _ => conn::eval_transaction(&self.dsn, &calls, true)?,
             }
         };
         let mut added = 0;
