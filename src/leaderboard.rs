@@ -241,6 +241,13 @@ pub struct Leaderboard {
 /// Members per command or script call in bulk writes.
 const CHUNK: usize = 1000;
 
+/// The last 0-based position a read asks Redis for: 2^53 - 1. The scripts
+/// hold positions in Lua numbers (doubles, exact only up to 2^53), and Redis
+/// reads a number a script passes to a command as `%.17g` text, which is not
+/// an integer past 10^17. No board holds 2^53 members, so clamping a range
+/// there changes no result: `top(PHP_INT_MAX)` is the whole board.
+const MAX_POSITION: i64 = (1 << 53) - 1;
+
 impl Leaderboard {
     pub fn new(
         name: &[u8],
@@ -334,7 +341,17 @@ impl Leaderboard {
         self.set_scores(&[(member, score)]).map(|_| ())
     }
 
-    /// Writes many scores, pipelined in chunks; returns how many members were new.
+    /// Writes many scores in one round trip, all of them or none; returns
+    /// how many members were new.
+    ///
+    /// Up to `CHUNK` members are one command or one script call. A bigger
+    /// batch is several chunks in one MULTI/EXEC: pipelined chunks alone could
+    /// half-apply when Redis reaches its maxmemory part-way (with
+    /// `noeviction`, each command is checked when it starts). Inside a
+    /// transaction a command refused while queueing aborts it, and EXEC
+    /// itself is refused when it holds a command that may use memory: ZADD,
+    /// or a script with a shebang (`lb_set.lua`; a script without one is
+    /// only checked at its first write and could let one chunk through).
     pub fn set_scores(&self, entries: &[(&[u8], f64)]) -> Result<i64> {
         for (_, s) in entries {
             check_score(*s)?;
@@ -356,7 +373,10 @@ impl Leaderboard {
                     a
                 })
                 .collect();
-            conn::pipeline(&self.dsn, &cmds, true)?
+            match cmds.as_slice() {
+                [one] => vec![conn::command(&self.dsn, one, true)?],
+                _ => conn::transaction(&self.dsn, &cmds, true)?,
+            }
         } else {
             let calls: Vec<ScriptCall> = entries
                 .chunks(CHUNK)
@@ -368,10 +388,9 @@ impl Leaderboard {
                     c
                 })
                 .collect();
-            if calls.len() == 1 {
-                vec![conn::eval(&self.dsn, &calls[0], true)?]
-            } else {
-                conn::eval_many(&self.dsn, &calls)?
+            match calls.as_slice() {
+                [one] => vec![conn::eval(&self.dsn, one, true)?],
+                _ => conn::eval_transaction(&self.dsn, &calls, true)?,
             }
         };
         let mut added = 0;
@@ -497,9 +516,8 @@ impl Leaderboard {
                 "perPage must be >= 1, got {per_page}"
             )));
         }
-        let start = (page - 1)
-            .checked_mul(per_page)
-            .ok_or_else(|| Error::invalid("page * perPage is too large"))?;
+        // Past i64::MAX the page lies beyond any board: saturate, range() clamps.
+        let start = (page - 1).saturating_mul(per_page);
         self.range(start, start.saturating_add(per_page - 1))
     }
 
@@ -515,8 +533,9 @@ impl Leaderboard {
         self.range(from - 1, to - 1)
     }
 
-    /// Entries at 0-based positions `start..=stop`.
+    /// Entries at 0-based positions `start..=stop` (`0 <= start <= stop`).
     fn range(&self, start: i64, stop: i64) -> Result<Vec<Entry>> {
+        let (start, stop) = (start.min(MAX_POSITION), stop.min(MAX_POSITION));
         if self.plain_reads {
             let mut a = Args::cmd(if self.cfg.desc { "ZREVRANGE" } else { "ZRANGE" });
             a.push(&self.key).int(start).int(stop).push("WITHSCORES");
@@ -807,6 +826,53 @@ mod tests {
             }
         };
         start_day * 86_400
+    }
+
+    fn test_board(name: &str, cfg: Config) -> Leaderboard {
+        let key = format!("rkt:cargo:{}:{name}", std::process::id()).into_bytes();
+        Leaderboard::with_key(Arc::new(crate::conn::test_dsn()), key, cfg)
+    }
+
+    /// Ranges past what a Lua number or an i64 holds read as the whole board
+    /// (or nothing), the same on every board shape as on a plain one.
+    #[test]
+    fn huge_ranges_on_every_shape() {
+        let big = [(1i64 << 53) + 1, 1 << 62, i64::MAX];
+        for desc in [true, false] {
+            for ranking in [Ranking::Ordinal, Ranking::Competition, Ranking::Dense] {
+                for earliest in [false, true] {
+                    let cfg = Config {
+                        desc,
+                        ranking,
+                        earliest,
+                        ttl: None,
+                        periods: Vec::new(),
+                        retention: 2,
+                        utc_offset: 0,
+                    };
+                    let lb = test_board(&format!("huge:{desc}:{ranking:?}:{earliest}"), cfg);
+                    lb.clear().unwrap();
+                    let scores: [(&[u8], f64); 4] =
+                        [(b"a", 3.0), (b"b", 2.0), (b"c", 2.0), (b"d", 1.0)];
+                    lb.set_scores(&scores).unwrap();
+                    let all = lb.top(4).unwrap();
+                    assert_eq!(all.len(), 4);
+                    for n in big {
+                        let shape = format!("desc={desc} {ranking:?} earliest={earliest} n={n}");
+                        assert_eq!(lb.top(n).unwrap(), all, "top {shape}");
+                        assert_eq!(lb.between(3, n).unwrap(), all[2..], "between {shape}");
+                        assert_eq!(lb.page(1, n).unwrap(), all, "page(1, n) {shape}");
+                        assert!(lb.page(2, n).unwrap().is_empty(), "page(2, n) {shape}");
+                        assert!(lb.page(n, n).unwrap().is_empty(), "page(n, n) {shape}");
+                        assert!(
+                            lb.between(n, n).unwrap().is_empty(),
+                            "between(n, n) {shape}"
+                        );
+                    }
+                    lb.clear().unwrap();
+                }
+            }
+        }
     }
 
     #[test]

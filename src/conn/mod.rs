@@ -440,6 +440,107 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
     Ok(replies)
 }
 
+/// `MULTI`, the `n` packed commands and `EXEC`, written at once: one round
+/// trip, and every command runs or none does. A command Redis refuses while
+/// queueing (OOM, MOVED, READONLY, a bad argument) aborts the transaction;
+/// that refusal is what this returns, so the caller's error names the cause
+/// and a cluster redirect is followed. Otherwise EXEC's own reply: the array
+/// of the commands' replies, or its error (EXECABORT, OOM at EXEC time).
+fn transact(
+    w: &mut Wire,
+    cmds: &[u8],
+    n: usize,
+    timeout: Duration,
+) -> std::result::Result<Value, Fail> {
+    const MULTI: &[u8] = b"*1\r\n$5\r\nMULTI\r\n";
+    const EXEC: &[u8] = b"*1\r\n$4\r\nEXEC\r\n";
+    let mut packed = Vec::with_capacity(cmds.len() + MULTI.len() + EXEC.len());
+    packed.extend_from_slice(MULTI);
+    packed.extend_from_slice(cmds);
+    packed.extend_from_slice(EXEC);
+    let mut replies = w.pipeline(&packed, n + 2, timeout)?;
+    let exec = replies.pop().unwrap_or(Value::Nil);
+    if let Some(refused) = replies
+        .into_iter()
+        .find(|v| matches!(v, Value::ServerError(_)))
+    {
+        return Ok(refused);
+    }
+    Ok(exec)
+}
+
+/// The read timeout once per command of a transaction.
+fn transaction_timeout(dsn: &Dsn, n: usize) -> Duration {
+    dsn.read_timeout
+        .saturating_mul(u32::try_from(n.max(1)).unwrap_or(u32::MAX))
+}
+
+/// Several plain commands as one MULTI/EXEC: all of them are applied or none
+/// is, whatever happens between them (a maxmemory limit reached part-way
+/// through refuses the whole transaction). One reply per command; a command
+/// that failed while running inside EXEC (e.g. WRONGTYPE) is its
+/// `Value::ServerError`, checked by the caller. The commands must share one
+/// cluster slot. EXEC answers only once all of them ran, so the read timeout
+/// counts once per command, as it would for their replies in a pipeline.
+pub fn transaction(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>> {
+    let mut packed = Vec::new();
+    for c in cmds {
+        c.pack_into(&mut packed, &[]);
+    }
+    let timeout = transaction_timeout(dsn, cmds.len());
+    let v = dispatch(
+        dsn,
+        || cmds.iter().find_map(Args::route),
+        Slot::Main,
+        retry_safe,
+        |w| transact(w, &packed, cmds.len(), timeout),
+    )?;
+    array(check(v)?, cmds.len())
+}
+
+/// Several calls of one script as one MULTI/EXEC (see `transaction`). For
+/// the transaction to be refused whole when Redis is over its maxmemory at
+/// EXEC time, the script must declare a shebang (`#!lua`, no `allow-oom`):
+/// only then does Redis count the EVALSHA as a command that may use memory.
+/// A server that lost the script answers NOSCRIPT to every call (one
+/// script, one atomic EXEC: none ran), and the transaction is sent again
+/// with the body in its first call.
+pub fn eval_transaction(dsn: &Dsn, calls: &[ScriptCall], retry_safe: bool) -> Result<Vec<Value>> {
+    let Some(first) = calls.first() else {
+        return Ok(Vec::new());
+    };
+    debug_assert!(calls.iter().all(|c| c.script.sha == first.script.sha));
+    let timeout = transaction_timeout(dsn, calls.len());
+    let v = dispatch(
+        dsn,
+        || first.route(),
+        Slot::Main,
+        retry_safe,
+        |w| {
+            let mut packed = Vec::new();
+            for c in calls {
+                c.pack(&mut packed, false);
+            }
+            let v = transact(w, &packed, calls.len(), timeout)?;
+            let lost = match &v {
+                Value::Array(items) => !items.is_empty() && items.iter().all(is_noscript),
+                _ => false,
+            };
+            if !lost {
+                return Ok(v);
+            }
+            stats::noscript_fallback();
+            stats::script_loaded();
+            packed.clear();
+            for (i, c) in calls.iter().enumerate() {
+                c.pack(&mut packed, i == 0);
+            }
+            transact(w, &packed, calls.len(), timeout)
+        },
+    )?;
+    array(check(v)?, calls.len())
+}
+
 static INTERRUPT: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
 
 /// Installs the check blocking waits make when a signal interrupts them (the

@@ -378,3 +378,63 @@ fn an_acl_refusal_names_the_operation_and_is_not_a_lost_script() {
     );
     command(&admin, &cmd(&[b"ACL", b"DELUSER", user.as_bytes()]), true).unwrap();
 }
+
+/// MULTI/EXEC: a command refused while queueing aborts the whole
+/// transaction, and its refusal is the error; script calls of a server that
+/// lost the script are sent again with the body, once.
+#[test]
+fn transactions_apply_whole_or_not_at_all() {
+    let dsn = test_dsn();
+    let k = key("tx");
+    command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
+    // the second ZADD has a bad arity: refused when queued, nothing runs
+    let bad = [cmd(&[b"ZADD", &k, b"1", b"a"]), cmd(&[b"ZADD", &k])];
+    let err = transaction(&dsn, &bad, true).unwrap_err();
+    assert!(err.message().contains("wrong number of arguments"), "{err}");
+    let exists = command(&dsn, &cmd(&[b"EXISTS", &k]), true).unwrap();
+    assert_eq!(exists, Value::Int(0));
+    let good = [
+        cmd(&[b"ZADD", &k, b"1", b"a"]),
+        cmd(&[b"ZADD", &k, b"2", b"b", b"3", b"c"]),
+    ];
+    assert_eq!(
+        transaction(&dsn, &good, true).unwrap(),
+        vec![Value::Int(1), Value::Int(2)]
+    );
+
+    let body: &'static str = Box::leak(
+        format!(
+            "#!lua\n-- {:?}\nreturn redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])",
+            Instant::now()
+        )
+        .into_boxed_str(),
+    );
+    let sha: &'static str = Box::leak(
+        sha1_smol::Sha1::from(body)
+            .digest()
+            .to_string()
+            .into_boxed_str(),
+    );
+    let add: &'static Script = Box::leak(Box::new(Script {
+        name: "add",
+        body,
+        sha,
+    }));
+    let calls: Vec<_> = (0..3)
+        .map(|i| {
+            let mut c = ScriptCall::new(add);
+            c.key(&k).arg(i.to_string()).arg(format!("s{i}"));
+            c
+        })
+        .collect();
+    let get = |k: &str| stats::snapshot().iter().find(|(n, _)| *n == k).unwrap().1;
+    let fallbacks = get("noscript_fallbacks");
+    assert_eq!(
+        eval_transaction(&dsn, &calls, true).unwrap(),
+        vec![Value::Int(1), Value::Int(1), Value::Int(1)]
+    );
+    assert!(get("noscript_fallbacks") > fallbacks);
+    let card = command(&dsn, &cmd(&[b"ZCARD", &k]), true).unwrap();
+    assert_eq!(card, Value::Int(6));
+    command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
+}

@@ -1,3 +1,7 @@
+#!lua
+-- The shebang (no allow-oom flag) makes Redis refuse the whole call when it is
+-- over maxmemory, before anything runs, also inside MULTI/EXEC; without one
+-- Redis checks only the first write, which a ZREM (never refused) slips past.
 -- setScore / setScores: ARGV[3..] = member, score pairs. Returns how many members were new.
 --!include _lb_common.lua
 --!include _lb_write.lua

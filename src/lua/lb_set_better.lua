@@ -1,3 +1,7 @@
+#!lua
+-- The shebang (no allow-oom flag) makes Redis refuse the whole call when it is
+-- over maxmemory, before anything runs, also inside MULTI/EXEC; without one
+-- Redis checks only the first write, which a ZREM (never refused) slips past.
 -- setScoreIfBetter: ARGV[3] member, ARGV[4] score. Returns 1 if the main board stored it.
 --!include _lb_common.lua
 --!include _lb_write.lua
