@@ -18,8 +18,8 @@ pub fn leaks(s: &str) -> bool {
 /// With RK_FUZZ_LEAKS=FILE set (php-tests/fuzz/run.sh sets it) a leak is
 /// appended to FILE instead, once per kind of leak, and fuzzing goes on: the
 /// known kinds would otherwise stop every run at the first input. A kind is
-/// `what` and the message with its quoted values blanked, the one that shows
-/// the password written '<PASSWORD>'.
+/// `what` and the message with its quoted values blanked (one kind per
+/// message template), or for an unquoted output (a DSN) its kind of scheme.
 pub fn assert_no_leak(what: &str, input: &str, out: &str) {
     if !leaks(out) {
         return;
@@ -44,21 +44,28 @@ pub fn assert_no_leak(what: &str, input: &str, out: &str) {
     seen.push(kind);
 }
 
-/// `out` with each '...' blanked ('_'), or '<PASSWORD>' where it shows the secret.
+/// `out` with each '...' blanked ('_'); an output without quotes (a DSN)
+/// becomes the kind of its scheme.
 fn template(out: &str) -> String {
     let parts: Vec<&str> = out.split('\'').collect();
     if parts.len() < 3 {
-        // no quotes (a redacted DSN): its scheme is the kind
-        let scheme = out.split_once("://").map(|(s, _)| s).unwrap_or("?");
-        return format!("{scheme}://... shows it");
+        return match out.split_once("://") {
+            None => "a DSN without '://'".into(),
+            Some((s, _)) => match s.to_ascii_lowercase().as_str() {
+                k @ ("redis" | "rediss" | "unix" | "tcp" | "tls") => format!("a {k}:// DSN"),
+                _ => "a DSN of another scheme".into(),
+            },
+        };
     }
     parts
         .iter()
         .enumerate()
-        .map(|(i, p)| match (i % 2, leaks(p)) {
-            (0, _) => p.to_string(),
-            (_, true) => "<PASSWORD>".into(),
-            _ => "_".into(),
+        .map(|(i, p)| {
+            if i % 2 == 0 {
+                p.to_string()
+            } else {
+                "_".into()
+            }
         })
         .collect::<Vec<_>>()
         .join("'")
@@ -197,7 +204,9 @@ pub fn dsn(c: &mut Cursor) -> String {
         "Unix", "http", "", "redis:",
     ]);
     let unix = scheme.eq_ignore_ascii_case("unix");
+    // a ':' in a user name starts the password, a unix DSN's "@/" ends the user info
     let user = scrub(&c.text(6)).replace(':', "_");
+    let user = if unix { user.replace('@', "_") } else { user };
     let form = c.below(7);
     let query_form = form == 4;
     // In the query a '&' would end the value, and in the password-only
@@ -237,7 +246,8 @@ pub fn dsn(c: &mut Cursor) -> String {
             3 => "::1".into(),
             4 => String::new(),
             5 => "[::1".into(),
-            _ => scrub(&c.text(12)),
+            // no '@' in a host: the user info ends at the last '@'
+            _ => scrub(&c.text(12)).replace('@', "_"),
         }
     };
     let port = match c.below(8) {
@@ -246,7 +256,7 @@ pub fn dsn(c: &mut Cursor) -> String {
         4 => c
             .pick(&[":0", ":65536", ":-1", ":abc", ":", ":99999999999999999999"])
             .into(),
-        _ => format!(":{}", scrub(&c.text(6))),
+        _ => format!(":{}", scrub(&c.text(6)).replace('@', "_")),
     };
     let path = match c.below(6) {
         0..=2 => String::new(),
