@@ -30,7 +30,8 @@
 // "surface fuzz: N passed, N failed" (calls that kept / broke the contract).
 
 const RKF_PER_CHILD = 400;     // calls per child process
-const RKF_STALL = 45;          // seconds without progress before a child is killed (a hang)
+const RKF_STALL = 30;          // seconds without progress before a child is killed (a hang)
+const RKF_OVERTIME = 10;       // past the time budget, a call still running after this is stopped (not counted)
 const RKF_ALARM = 8;           // SIGALRM after this many seconds of one call (ends blocking waits)
 
 require __DIR__ . '/gen.inc';
@@ -204,6 +205,7 @@ function rkf_run_child(string $ext, int $port, int $seed, int $from, int $to, fl
     $lastSize = -1;
     $lastChange = microtime(true);
     $killed = false;
+    $overtime = false;
     while (true) {
         $st = proc_get_status($p);
         if (!$st['running']) break;
@@ -215,6 +217,9 @@ function rkf_run_child(string $ext, int $port, int $seed, int $from, int $to, fl
         } elseif (microtime(true) - $lastChange > RKF_STALL) {
             posix_kill($st['pid'], SIGKILL);
             $killed = true;
+        } elseif (microtime(true) > $deadline + RKF_OVERTIME && microtime(true) - $lastChange > RKF_OVERTIME) {
+            posix_kill($st['pid'], SIGKILL);
+            $overtime = true;
         }
         usleep(20_000);
     }
@@ -250,7 +255,10 @@ function rkf_run_child(string $ext, int $port, int $seed, int $from, int $to, fl
     }
     $crash = null;
     $next = $to + 1;
-    if (!$done && $started !== null && !isset($ended[$started['k']])) {
+    if ($overtime && $started !== null && !isset($ended[$started['k']])) {
+        echo "   (call {$started['k']} was still running " . RKF_OVERTIME . " s past the time budget: stopped, not counted)\n";
+        $next = PHP_INT_MAX;
+    } elseif (!$done && $started !== null && !isset($ended[$started['k']])) {
         // died (or hung) inside call $started['k']
         $how = $killed ? 'hang (no progress for ' . RKF_STALL . ' s, killed)'
             : ($signal ? "killed by signal $signal" . rkf_signame($signal) : "exit code $exit");
