@@ -206,7 +206,12 @@ pub fn dsn(c: &mut Cursor) -> String {
     let unix = scheme.eq_ignore_ascii_case("unix");
     // a ':' in a user name starts the password, a unix DSN's "@/" ends the user info
     let user = scrub(&c.text(6)).replace(':', "_");
-    let user = if unix { user.replace('@', "_") } else { user };
+    let user = if unix {
+        // and "unix://" followed by '/' is an absolute path
+        user.replace('@', "_").trim_start_matches('/').to_string()
+    } else {
+        user
+    };
     let form = c.below(7);
     let query_form = form == 4;
     // In the query a '&' would end the value, and in the password-only
@@ -218,7 +223,11 @@ pub fn dsn(c: &mut Cursor) -> String {
         _ if unix => "@",
         _ => "",
     };
-    let pw = password(c, avoid);
+    let mut pw = password(c, avoid);
+    if unix && pw.starts_with('/') {
+        // "unix://" followed by '/' is an absolute path, not user info
+        pw.replace_range(..1, "_");
+    }
     let auth = match form {
         0 | 5 => format!("{user}:{pw}@"),
         1 => format!("{pw}@"),
@@ -263,7 +272,8 @@ pub fn dsn(c: &mut Cursor) -> String {
         3 => c
             .pick(&["/0", "/15", "/-1", "/x", "/", "/9223372036854775808"])
             .into(),
-        _ => format!("/{}", scrub(&c.text(6))),
+        // no '@' in the path either: it would move the end of the user info
+        _ => format!("/{}", scrub(&c.text(6)).replace('@', "_")),
     };
     let mut pairs: Vec<String> = Vec::new();
     for _ in 0..c.below(4) {
@@ -293,8 +303,8 @@ pub fn dsn(c: &mut Cursor) -> String {
     }
     if query_form {
         let at = c.below(pairs.len() + 1);
-        let key = c.pick(&["password", "password", "pass", "auth", "requirepass"]);
-        pairs.insert(at, format!("{key}={pw}"));
+        // the documented parameter name only: under another name a value is not a password
+        pairs.insert(at, format!("password={pw}"));
     }
     let query = if pairs.is_empty() {
         String::new()
