@@ -672,7 +672,8 @@ function rkf_call(int $seed, int $k, RkfRaw $raw): void
         $allowed = $ex instanceof TypeError || $ex instanceof ValueError || $ex instanceof RedisKit\Exception || $user;
         if ($kind === 'engine') $allowed = true; // PHP's own refusal (uncloneable, not serializable) is fine
         if (!$allowed) {
-            $where = ($kind === 'new' && is_subclass_of($class, 'Throwable')) ? 'new RedisKit\\*Exception()' : $label;
+            // one class per message for all constructors (new X(), $o->__construct()): one code path
+            $where = $method === '__construct' ? (is_subclass_of($class, 'Throwable') ? 'new RedisKit\\*Exception()' : 'a constructor (new RedisKit\\X(), $o->__construct())') : $label;
             $note("exception class: $exClass from $where: " . rkf_norm($ex->getMessage()),
                 "$exClass: " . rkf_clip($ex->getMessage(), 300) . "\n(only TypeError, ValueError and RedisKit\\* may be thrown)");
         }
