@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench stubs install clean
+.PHONY: all deps build demo test test-quick dist bench stubs fuzz install clean
 
 all: build
 
@@ -40,6 +40,12 @@ bench: build
 stubs: build
 	@$(TOOLS)/deps.sh --stubs
 	@$(TOOLS)/stubs.sh
+
+# longer fuzzing than make test's: each cargo-fuzz target and the PHP
+# randomized test for FUZZ_SECONDS (default 300); RK_FUZZ_SEED=n replays a seed
+fuzz: build
+	@$(TOOLS)/deps.sh --fuzz
+	@php-tests/fuzz/run.sh all $${FUZZ_SECONDS:-300}
 
 install: build
 	install -m 0755 $(EXT) "$$(php-config --extension-dir)/rediskit.so"

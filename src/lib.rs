@@ -1,6 +1,7 @@
 //! rediskit: a Redis toolkit for PHP. This file only registers the module;
 //! the pure-Rust core lives in `conn` and one module per primitive, the PHP
-//! bindings in `php`.
+//! bindings in `php` (left out of test builds, and of the fuzz targets'
+//! `--cfg fuzzing` builds: they link against PHP).
 pub mod conn;
 pub mod leaderboard;
 pub mod lock;
@@ -9,13 +10,13 @@ pub mod queue;
 pub mod ratelimit;
 pub mod scripts;
 
-#[cfg(not(test))]
+#[cfg(not(any(test, fuzzing)))]
 mod php;
 
-#[cfg(not(test))]
+#[cfg(not(any(test, fuzzing)))]
 use ext_php_rs::prelude::*;
 
-#[cfg(not(test))]
+#[cfg(not(any(test, fuzzing)))]
 fn startup(ty: i32, module_number: i32) -> i32 {
     php::startup(ty, module_number)
 }
@@ -24,7 +25,7 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 /// commands, scripts_loaded, noscript_fallbacks, errors, requests,
 /// topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in commands), pid.
 /// @return array<string, int>
-#[cfg(not(test))]
+#[cfg(not(any(test, fuzzing)))]
 #[php_function]
 #[php(name = "RedisKit\\stats")]
 pub fn stats() -> Vec<(String, i64)> {
@@ -34,7 +35,7 @@ pub fn stats() -> Vec<(String, i64)> {
         .collect()
 }
 
-#[cfg(not(test))]
+#[cfg(not(any(test, fuzzing)))]
 #[php_module]
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {

@@ -46,4 +46,9 @@ if [ "${1:-}" = "--stubs" ] && ! cargo php --version 2>/dev/null | grep -q " 0\.
   echo "deps: installing cargo-php 0.2.2 (stub generator, about 2 minutes)"
   cargo install cargo-php --version 0.2.2 --locked -q
 fi
+# the fuzz stage of make test (and make fuzz) builds its libFuzzer targets with cargo-fuzz
+if { [ "${1:-}" = "--stubs" ] || [ "${1:-}" = "--fuzz" ]; } && ! cargo fuzz --version 2>/dev/null | grep -q " 0\.13\.2"; then
+  echo "deps: installing cargo-fuzz 0.13.2 (libFuzzer targets, about 1 minute)"
+  cargo install cargo-fuzz --version 0.13.2 --locked -q
+fi
 exit 0

@@ -8,8 +8,11 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs fpm pie dist fault" picks stages. The fault stage (network faults
+# stubs fpm pie dist fault fuzz" picks stages. The fault stage (network faults
 # between PHP and Redis, php-tests/tools/fault.sh) runs on the host only.
+# RK_FUZZ_SECONDS (default 60) bounds the fuzz stage's PHP randomized test,
+# RK_FUZZ_RUST_SECONDS (default 60) its cargo-fuzz targets (in all, split
+# between them; those run on the host only).
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -19,7 +22,7 @@ failed=0
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 if [ -n "${STAGES:-}" ]; then :
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
-else STAGES="build cargo phpt valkey cluster sentinel stubs fpm pie dist fault"
+else STAGES="build cargo phpt valkey cluster sentinel stubs fpm pie dist fault fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 t_stage=$SECONDS
@@ -149,6 +152,21 @@ if want fault; then
       count 0 1
     fi
   fi
+fi
+
+if want fuzz; then
+  stage "fuzz: cargo-fuzz targets (DSNs, options, replies), PHP randomized test"
+  # libFuzzer needs an ASan build of every dependency: the host only (the
+  # chroots run the PHP test, which exercises their PHP)
+  if [ "$platform" = host ]; then
+    rust_secs=${RK_FUZZ_RUST_SECONDS:-60}
+    for t in dsn options reply; do
+      if php-tests/fuzz/run.sh target "$t" $((rust_secs / 3)); then count 1 0; else count 0 1; fi
+    done
+  else
+    echo "   (cargo-fuzz targets: on the host only; here the PHP randomized test)"
+  fi
+  if RK_EXT="$EXT" php-tests/fuzz/run.sh php "${RK_FUZZ_SECONDS:-60}"; then count 1 0; else count 0 1; fi
 fi
 
 finish

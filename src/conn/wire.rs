@@ -559,3 +559,21 @@ fn tls_drain(s: &mut rustls::StreamOwned<rustls::ClientConnection, TcpStream>) -
     }
     alive
 }
+
+/// Decodes the RESP replies in `bytes` the way `Wire::recv` decodes what it
+/// reads from a socket (one `redis::Parser`, kept from reply to reply), at
+/// most `max` of them. Returns the replies decoded and the error that ended
+/// decoding (the end of `bytes` is one too: `recv` would wait there). No
+/// socket, no I/O: for the fuzz targets of php-tests/fuzz.
+pub fn decode_replies(bytes: &[u8], max: usize) -> (Vec<Value>, Option<String>) {
+    let mut parser = redis::Parser::new();
+    let mut reader = bytes;
+    let mut out = Vec::new();
+    while out.len() < max {
+        match parser.parse_value(&mut reader) {
+            Ok(v) => out.push(v),
+            Err(e) => return (out, Some(e.to_string())),
+        }
+    }
+    (out, None)
+}
