@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench stubs install clean
+.PHONY: all deps build demo test test-quick dist bench stubs install clean valgrind
 
 all: build
 
@@ -36,6 +36,11 @@ dist: build
 
 bench: build
 	@$(TOOLS)/with-redis.sh bench/run.sh
+
+# the PHPT suite under valgrind memcheck (PHPT=php-tests/lb_*.phpt for a subset):
+# memcheck errors and the extension's definite leaks must be 0
+valgrind: deps
+	@$(TOOLS)/valgrind.sh
 
 stubs: build
 	@$(TOOLS)/deps.sh --stubs
