@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench stubs fuzz install clean
+.PHONY: all deps build demo test test-quick dist bench stubs fuzz install clean valgrind soak
 
 all: build
 
@@ -36,6 +36,15 @@ dist: build
 
 bench: build
 	@$(TOOLS)/with-redis.sh bench/run.sh
+
+# the PHPT suite under valgrind memcheck (PHPT=php-tests/lb_*.phpt for a subset):
+# memcheck errors and the extension's definite leaks must be 0
+valgrind: deps
+	@$(TOOLS)/valgrind.sh
+
+# 1,000,000 mixed calls in one php-fpm worker: its RSS may grow < 1 MB after warm-up
+soak: build
+	@$(TOOLS)/soak.sh
 
 stubs: build
 	@$(TOOLS)/deps.sh --stubs
