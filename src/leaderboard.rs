@@ -187,7 +187,7 @@ fn parse_utc_offset(v: Option<OptValue>) -> Result<i64> {
         }
         Some(other) => return Err(bad(format!("{other:?}"))),
     };
-    if secs.abs() > MAX {
+    if secs.unsigned_abs() > MAX as u64 {
         return Err(bad(secs.to_string()));
     }
     Ok(secs)

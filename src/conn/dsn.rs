@@ -487,16 +487,32 @@ pub fn redact_raw(input: &str) -> String {
         out.push_str(s);
         out.push_str("://");
     }
-    let tail = match rest.rfind('@') {
+    // The user info ends at the last '@' (a password may hold '/', '?' or
+    // '@'), unless the text after the first '?' names a secret parameter:
+    // then that is the query, which may hold '@' itself (`?password=a@b`),
+    // and the user info ends at the last '@' before it.
+    let query_start = rest.find('?').filter(|&i| {
+        query_params(&rest[i + 1..])
+            .iter()
+            .any(|p| SECRET.contains(&p.key.as_str()))
+    });
+    let (authority, forced_query) = match query_start {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let tail = match authority.rfind('@') {
         Some(i) => {
             out.push_str("***@");
-            &rest[i + 1..]
+            &authority[i + 1..]
         }
-        None => rest,
+        None => authority,
     };
-    let (hostpath, query) = match tail.split_once('?') {
-        Some((h, q)) => (h, Some(q)),
-        None => (tail, None),
+    let (hostpath, query) = match forced_query {
+        Some(q) => (tail, Some(q)),
+        None => match tail.split_once('?') {
+            Some((h, q)) => (h, Some(q)),
+            None => (tail, None),
+        },
     };
     let unix = scheme.is_some_and(|s| s.eq_ignore_ascii_case("unix"));
     if unix || (scheme.is_none() && hostpath.starts_with('/')) {

@@ -127,6 +127,29 @@ local function boards()
   return list
 end
 
+-- A key of the wrong type, found before anything is written: a script that
+-- fails half-way keeps what it wrote before (an earliest board's seq hash
+-- next to a string board). Returns the error text, or nil.
+local function wrong_type(list)
+  local want = {}
+  for _, b in ipairs(list) do
+    want[#want + 1] = { b.z, 'zset' }
+    if EARLIEST then want[#want + 1] = { b.seq, 'hash' } end
+    if DENSE then
+      want[#want + 1] = { b.ds, 'zset' }
+      want[#want + 1] = { b.dc, 'hash' }
+    end
+  end
+  if EARLIEST then want[#want + 1] = { KEYS[2], 'string' } end
+  for _, w in ipairs(want) do
+    local t = redis.call('TYPE', w[1]).ok
+    if t ~= 'none' and t ~= w[2] then
+      return 'WRONGTYPE Operation against a key holding the wrong kind of value'
+    end
+  end
+  return nil
+end
+
 -- expiry after a write: period boards at the end of their retention, the
 -- main board ttl after its last write
 local function touch(list)

@@ -2,6 +2,8 @@
 --!include _lb_common.lua
 --!include _lb_write.lua
 local list = boards()
+local wrong = wrong_type(list)
+if wrong then return redis.error_reply(wrong) end
 local removed = 0
 for i = 3, #ARGV do
   for j, b in ipairs(list) do

@@ -6,6 +6,8 @@
 --!include _lb_common.lua
 --!include _lb_write.lua
 local list = boards()
+local wrong = wrong_type(list)
+if wrong then return redis.error_reply(wrong) end
 local added = 0
 for i = 3, #ARGV, 2 do
   local m, s = ARGV[i], number_arg(i + 1)

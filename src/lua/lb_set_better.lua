@@ -6,6 +6,8 @@
 --!include _lb_common.lua
 --!include _lb_write.lua
 local list = boards()
+local wrong = wrong_type(list)
+if wrong then return redis.error_reply(wrong) end
 local m, s = ARGV[3], number_arg(4)
 local stored = 0
 for j, b in ipairs(list) do

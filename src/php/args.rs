@@ -456,8 +456,9 @@ fn echo_safe(arg: &Zval, error: &[u8]) -> Option<String> {
         names.push(s.as_bytes().to_vec());
     } else if let Some(a) = arg.array() {
         names.extend(
-            a.values()
-                .filter_map(|v| v.zend_str().map(|s| s.as_bytes().to_vec())),
+            super::array_entries(a)
+                .into_iter()
+                .filter_map(|(_, v)| v.zend_str().map(|s| s.as_bytes().to_vec())),
         );
     }
     let mut text = String::from_utf8_lossy(error).into_owned();

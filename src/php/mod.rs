@@ -387,7 +387,12 @@ fn opt_value_at(z: &Zval, depth: u32) -> OptValue {
     } else if let Some(s) = z.zend_str() {
         OptValue::Str(s.as_bytes().to_vec())
     } else if let (Some(a), 0) = (z.array(), depth) {
-        OptValue::List(a.values().map(|v| opt_value_at(v, depth + 1)).collect())
+        OptValue::List(
+            array_entries(a)
+                .into_iter()
+                .map(|(_, v)| opt_value_at(v, depth + 1))
+                .collect(),
+        )
     } else {
         OptValue::Other(type_name(z))
     }
