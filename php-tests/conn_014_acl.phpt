@@ -1,5 +1,5 @@
 --TEST--
-ACL: users without EVALSHA/EVAL, without EVAL when the script cache is empty, without CLIENT (blocking waits), or limited to key patterns get a RedisKit\Exception with Redis's NOPERM text and the operation it refused; nothing is half-done (DEBUG DIGEST unchanged)
+ACL: users without EVALSHA/EVAL, without EVAL when the script cache is empty, without CLIENT (blocking waits), or limited to key patterns get a RedisKit\Exception with Redis's NOPERM text (its wording differs between Redis 7, 8 and Valkey) and the operation it refused; nothing is half-done (DEBUG DIGEST unchanged)
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -70,57 +70,57 @@ $lbs->score('alice');                                  // the full user loads lb
 (new RedisKit\RedisLeaderboard('acl:b', $admin, ['ties' => 'earliest']))->setScore('alice', 1); // ...and lb_set
 echo 'nocache, script cached: ', rk_ex(rk_catch(fn() => (new RedisKit\RedisLeaderboard('acl:b', "redis://nocache:pw@127.0.0.1:{$s->port}", ['ties' => 'earliest']))->setScore('erin', 7))), "\n";
 ?>
---EXPECT--
+--EXPECTF--
 == noscripts
-board setScore (script)   RedisKit\Exception: NOPERM this user has no permissions to run the 'evalsha' command (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
+board setScore (script)   RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: NOPERM this user has no permissions to run the 'evalsha' command (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: NOPERM this user has no permissions to run the 'evalsha' command (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM this user has no permissions to run the 'evalsha' command (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM this user has no permissions to run the 'evalsha' command (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
-limiter attempt           RedisKit\Exception: NOPERM this user has no permissions to run the 'evalsha' command (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
+lock acquire              RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
+lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
+queue push                RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+limiter attempt           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 EVAL fallbacks: 0
 == nocache
-board setScore (script)   RedisKit\Exception: NOPERM this user has no permissions to run the 'eval' command (script lb_set, not in the server's script cache, sent again as EVAL, on key 'acl:b' and 4 more)
+board setScore (script)   RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lb_set, not in the server's script cache, sent again as EVAL, on key 'acl:b' and 4 more)
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: NOPERM this user has no permissions to run the 'eval' command (script lock_try, not in the server's script cache, sent again as EVAL, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: NOPERM this user has no permissions to run the 'eval' command (script lock_acquire, not in the server's script cache, sent again as EVAL, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM this user has no permissions to run the 'eval' command (script queue_push, not in the server's script cache, sent again as EVAL, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM this user has no permissions to run the 'eval' command (script queue_pop, not in the server's script cache, sent again as EVAL, on key 'acl:empty' and 7 more)
-limiter attempt           RedisKit\Exception: NOPERM this user has no permissions to run the 'eval' command (script rl_sw, not in the server's script cache, sent again as EVAL, on key 'acl:r:sw:{k}')
+lock acquire              RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_try, not in the server's script cache, sent again as EVAL, on key 'acl:free' and 2 more)
+lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_acquire, not in the server's script cache, sent again as EVAL, on key 'acl:l' and 4 more)
+queue push                RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_push, not in the server's script cache, sent again as EVAL, on key 'acl:q' and 7 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_pop, not in the server's script cache, sent again as EVAL, on key 'acl:empty' and 7 more)
+limiter attempt           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script rl_sw, not in the server's script cache, sent again as EVAL, on key 'acl:r:sw:{k}')
 EVAL fallbacks: 6
 == noclient
 board setScore (script)   ok
 board setScores (plain)   ok
 board rank (plain)        ok
 lock acquire              ok
-lock acquire, wait        RedisKit\Exception: NOPERM this user has no permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
+lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
 queue push                ok
-queue pop, wait           RedisKit\Exception: NOPERM this user has no permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
 limiter attempt           ok
 == otherkeys
-board setScore (script)   RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
-board setScores (plain)   RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (command ZADD on key 'acl:p')
-board rank (plain)        RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (command ZREVRANK on key 'acl:p')
-lock acquire              RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
-limiter attempt           RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
+board setScore (script)   RedisKit\Exception: NOPERM %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
+board setScores (plain)   RedisKit\Exception: NOPERM %s (command ZADD on key 'acl:p')
+board rank (plain)        RedisKit\Exception: NOPERM %s (command ZREVRANK on key 'acl:p')
+lock acquire              RedisKit\Exception: NOPERM %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
+lock acquire, wait        RedisKit\Exception: NOPERM %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
+queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+limiter attempt           RedisKit\Exception: NOPERM %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 == mainonly
-board setScore (script)   RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
+board setScore (script)   RedisKit\Exception: NOPERM %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM this user has no permissions to access one of the keys used as arguments (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+lock acquire              RedisKit\Exception: NOPERM %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
+lock acquire, wait        RedisKit\Exception: NOPERM %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
+queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
 limiter attempt           ok
 == readonly
 board setScore (script)   RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
-board setScores (plain)   RedisKit\Exception: NOPERM this user has no permissions to run the 'zadd' command (command ZADD on key 'acl:p')
+board setScores (plain)   RedisKit\Exception: NOPERM %s permissions to run the 'zadd' command (command ZADD on key 'acl:p')
 board rank (plain)        ok
 lock acquire              RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
 lock acquire, wait        RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
