@@ -119,13 +119,13 @@ queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent
 queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
 limiter attempt           ok
 == readonly
-board setScore (script)   RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
+board setScore (script)   RedisKit\Exception: ERR %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   RedisKit\Exception: NOPERM %s permissions to run the 'zadd' command (command ZADD on key 'acl:p')
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
-limiter attempt           RedisKit\Exception: ERR The user executing the script can't run this command or subcommand (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
+lock acquire              RedisKit\Exception: ERR %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
+lock acquire, wait        RedisKit\Exception: ERR %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
+queue push                RedisKit\Exception: ERR %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
+queue pop, wait           RedisKit\Exception: ERR %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+limiter attempt           RedisKit\Exception: ERR %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 data changed by refused calls: 0
 nocache, script cached: no exception

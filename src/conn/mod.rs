@@ -274,8 +274,9 @@ pub fn check(v: Value) -> Result<Value> {
 /// its keys, or a command a script ran (an ERR from inside the script).
 fn is_acl_refusal(e: &redis::ServerError) -> bool {
     e.code() == "NOPERM"
-        || e.details()
-            .is_some_and(|d| d.contains("user executing the script can't"))
+        || e.details().is_some_and(|d| {
+            d.contains("user executing the script can't") || d.starts_with("ACL failure")
+        })
 }
 
 /// `check`, with `what` (the operation) appended to an ACL refusal: Redis's

@@ -466,7 +466,8 @@ pub fn server_error_text(e: &redis::ServerError) -> String {
         Some(d) => format!("{} {}", e.code(), d),
         None => e.code().to_string(),
     };
-    if let Some(i) = text.find(" script: ") {
+    // the last one: Redis 7.2+ prefixes "ACL failure in script: " itself
+    if let Some(i) = text.rfind(" script: ") {
         if text[i..].contains("@user_script") {
             text.truncate(i);
         }
