@@ -16,6 +16,8 @@ if cports=$(start_cluster 2>/dev/null); then
   export RK_CLUSTER="[\"redis://127.0.0.1:$1\",\"redis://127.0.0.1:$2\",\"redis://127.0.0.1:$3\"]"
 fi
 port=$(echo "${REDIS_URL}" | sed -E 's#.*:([0-9]+).*#\1#')
+# the Memory section (figures of make valgrind / make soak, kept by hand) outlives a new run
+memory=$(sed -n '/^## Memory/,$p' "$out" 2>/dev/null)
 ping=$(redis-benchmark -p "$port" -c 1 -n 50000 -q -t ping 2>/dev/null | grep -m1 PING_INLINE | grep -oE "[0-9.]+ requests" | cut -d' ' -f1)
 {
   echo "# rediskit benchmark results"
@@ -44,4 +46,5 @@ done
 if [ ${#infos[@]} -gt 0 ]; then
   { echo; echo "Other measurements:"; echo; for i in "${infos[@]}"; do echo "- $i"; done; } >> "$out"
 fi
+[ -n "$memory" ] && { echo; echo "$memory"; } >> "$out"
 cat "$out"
