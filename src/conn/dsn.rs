@@ -19,6 +19,17 @@ use super::topology::Topology;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// `shown`, except that a piece holding an `@` or the word "password" is not
+/// echoed at all: in a malformed DSN it may be, or hold, a secret.
+fn shown_piece(b: &[u8]) -> String {
+    let lower = b.to_ascii_lowercase();
+    if b.contains(&b'@') || lower.windows(8).any(|w| w == b"password") {
+        "***".to_string()
+    } else {
+        shown(b)
+    }
+}
+
 /// TLS settings of a `rediss://` DSN.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TlsOpts {
@@ -176,10 +187,10 @@ fn shown_query(q: &str) -> String {
                 (Some(v), true) if matches!(p.key.as_str(), "cafile" | "cert" | "key") => {
                     format!("{}={}", p.key, shown_path(v))
                 }
-                (Some(v), true) => format!("{}={}", p.key, shown(v.as_bytes())),
+                (Some(v), true) => format!("{}={}", p.key, shown_piece(v.as_bytes())),
                 (None, true) => p.key.clone(),
                 (Some(_), false) if known || plain_name(&p.key) => {
-                    format!("{}=***", shown(p.key.as_bytes()))
+                    format!("{}=***", shown_piece(p.key.as_bytes()))
                 }
                 _ => "***".to_string(),
             },
@@ -267,9 +278,9 @@ impl Dsn {
 
     pub(crate) fn redacted_node(&self) -> String {
         let auth = match (&self.user, &self.password) {
-            (Some(u), Some(_)) => format!("{}:***@", shown(u.as_bytes())),
+            (Some(u), Some(_)) => format!("{}:***@", shown_piece(u.as_bytes())),
             (None, Some(_)) => ":***@".to_string(),
-            (Some(u), None) => format!("{}@", shown(u.as_bytes())),
+            (Some(u), None) => format!("{}@", shown_piece(u.as_bytes())),
             (None, None) => String::new(),
         };
         match &self.addr {
@@ -280,7 +291,7 @@ impl Dsn {
                 format!("rediss://{auth}{}:{port}/{}", bracket(host), self.db)
             }
             Addr::Unix { path } => {
-                let path = shown(path.as_bytes());
+                let path = shown_piece(path.as_bytes());
                 if self.db == 0 {
                     format!("unix://{auth}{path}")
                 } else {
@@ -464,7 +475,7 @@ impl Dsn {
 }
 
 fn bracket(host: &str) -> String {
-    let h = shown(host.as_bytes());
+    let h = shown_piece(host.as_bytes());
     if host.contains(':') {
         format!("[{h}]")
     } else {
@@ -478,6 +489,16 @@ fn bracket(host: &str) -> String {
 /// parameters, and a port or database that is not a number (it may be a
 /// password whose `@host` was forgotten). Every piece is escaped and capped.
 pub fn redact_raw(input: &str) -> String {
+    // Whatever follows the word "password" may be one, however malformed the
+    // rest is (`?db=/?password=...`, `_?password=@@@/...`): never echoed.
+    // ASCII lowercasing keeps byte offsets, so `i` is a char boundary.
+    if let Some(i) = input.to_ascii_lowercase().find("password") {
+        return format!("{}***", redact_raw_parts(&input[..i]));
+    }
+    redact_raw_parts(input)
+}
+
+fn redact_raw_parts(input: &str) -> String {
     let (scheme, rest) = match input.split_once("://") {
         Some((s, r)) if is_scheme(s) => (Some(s), r),
         _ => (None, input),
@@ -516,7 +537,7 @@ pub fn redact_raw(input: &str) -> String {
     };
     let unix = scheme.is_some_and(|s| s.eq_ignore_ascii_case("unix"));
     if unix || (scheme.is_none() && hostpath.starts_with('/')) {
-        out.push_str(&shown(hostpath.as_bytes()));
+        out.push_str(&shown_piece(hostpath.as_bytes()));
     } else {
         let (hostport, path) = match hostpath.split_once('/') {
             Some((h, p)) => (h, Some(p)),
@@ -539,7 +560,7 @@ pub fn redact_raw(input: &str) -> String {
                 None => (hostport, None),
             }
         };
-        out.push_str(&shown(host.as_bytes()));
+        out.push_str(&shown_piece(host.as_bytes()));
         if let Some(p) = port {
             out.push(':');
             out.push_str(if numeric(p) { p } else { "***" });
@@ -595,7 +616,7 @@ fn parse_db(s: &str, echo: bool) -> std::result::Result<i64, String> {
         Ok(n) if n >= 0 => Ok(n),
         _ if echo => Err(format!(
             "invalid database number '{}' (a non-negative integer)",
-            shown(s.as_bytes())
+            shown_piece(s.as_bytes())
         )),
         _ => Err("invalid database number (a non-negative integer)".into()),
     }
@@ -606,7 +627,7 @@ fn parse_secs(name: &str, s: &str) -> std::result::Result<Duration, String> {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!(
             "{name} must be a positive number of seconds, got '{}'",
-            shown(s.as_bytes())
+            shown_piece(s.as_bytes())
         )),
     }
 }
@@ -766,7 +787,7 @@ mod tests {
             ),
             (
                 "redis://127.0.0.1:6512?password=S3cr3t",
-                "redis://127.0.0.1:6512?password=***",
+                "redis://127.0.0.1:6512?***",
             ),
             ("unix://:S3cr3t@rel/sock", "unix://***@rel/sock"),
             ("redis://u:S3cr3t@h:port", "redis://***@h:***"),
