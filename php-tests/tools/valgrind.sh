@@ -125,7 +125,8 @@ foreach ($procs as $pid => $p) {
             [$obj, $fn, $dir, $file, $line] = [$get('obj'), $get('fn'), $get('dir'), $get('file'), $get('line')];
             $ours = $ours || str_ends_with($obj, 'librediskit.so');
             $tls = $tls || preg_match('#/(ring|rustls)-[0-9.]+/#', "$dir/");
-            $watchdog = $watchdog || str_ends_with("$dir/$file", 'src/lock/watchdog.rs');
+            $watchdog = $watchdog || str_ends_with("$dir/$file", 'src/lock/watchdog.rs')
+                || str_contains($fn, 'rediskit::lock::watchdog::');
             $lines[] = ($fn ?: '???') . ' (' . ($file ? "$file:$line" : $obj) . ')';
         }
         $k = $kind[1] ?? '?';
