@@ -453,7 +453,9 @@ namespace RedisKit {
         public function setScoreIfBetter(string $member, float $score): bool {}
 
         /**
-         * Sets many scores at once ([member => score]), pipelined in chunks.
+         * Sets many scores at once ([member => score]), all or nothing: up to 1000
+         * members in one command or script, a bigger batch as 1000-member chunks in
+         * one MULTI/EXEC (it holds Redis for its whole length).
          * Nothing is written if any score is not a number.
          * @param array<string|int, int|float> $scores
          * @return int How many of the members were new to the board.

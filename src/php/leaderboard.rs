@@ -79,7 +79,9 @@ impl RedisLeaderboard {
         self.inner.increment_score(&member.0, delta).map_err(throw)
     }
 
-    /// Sets many scores at once ([member => score]), pipelined in chunks.
+    /// Sets many scores at once ([member => score]), all or nothing: up to 1000
+    /// members in one command or script, a bigger batch as 1000-member chunks in
+    /// one MULTI/EXEC (it holds Redis for its whole length).
     /// Nothing is written if any score is not a number.
     /// @param array<string|int, int|float> $scores
     /// @return int How many of the members were new to the board.
