@@ -101,29 +101,30 @@ struct Resumed<'a> {
     reads: u32,
 }
 
+impl Resumed<'_> {
+    /// The socket timeout set to what is left until the reply's deadline.
+    fn retime(&mut self) -> io::Result<()> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        self.stream
+            .set_timeout(Some(left.max(Duration::from_millis(1))))?;
+        self.retimed = true;
+        Ok(())
+    }
+}
+
 impl Read for Resumed<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // the deadline bounds the whole reply, not each read(2)
         if self.reads > 0 {
-            let left = self.deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(io::ErrorKind::TimedOut.into());
-            }
-            self.stream
-                .set_timeout(Some(left.max(Duration::from_millis(1))))?;
-            self.retimed = true;
+            self.retime()?;
         }
         self.reads += 1;
         loop {
             match self.stream.read(buf) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                    let left = self.deadline.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return Err(io::ErrorKind::TimedOut.into());
-                    }
-                    self.stream
-                        .set_timeout(Some(left.max(Duration::from_millis(1))))?;
-                    self.retimed = true;
-                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => self.retime()?,
                 r => return r,
             }
         }
