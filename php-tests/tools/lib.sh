@@ -4,7 +4,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 EXT="$TARGET/release/librediskit.so"
 PHP=${PHP:-php}
-export RK_RUN_DIR=${RK_RUN_DIR:-$(mktemp -d /tmp/rediskit.XXXXXX)}
+# The run dir holds the servers' pidfiles and data. Only the script that
+# made it removes it (and kills what it holds) on exit: a script run by
+# another one (pie-build.sh, dist.sh under suite.sh) shares its caller's,
+# and leaves the caller's servers and files alone.
+if [ -z "${RK_RUN_DIR:-}" ]; then
+  export RK_RUN_DIR=$(mktemp -d /tmp/rediskit.XXXXXX)
+  RK_RUN_DIR_OWNER=$BASHPID
+fi
 
 # The server under test: REDIS_SERVER / REDIS_CLI, else redis-server, else
 # valkey-server (same protocol and flags). use_server puts shims named
@@ -45,6 +52,7 @@ start_redis() {
 }
 
 cleanup() {
+  [ "${RK_RUN_DIR_OWNER:-}" = "$BASHPID" ] || return 0
   # every redis-server and php-fpm we (or a test) started has a pidfile here
   local f pid
   for f in $(find "$RK_RUN_DIR" -name '*.pid' 2>/dev/null); do
