@@ -1,11 +1,13 @@
 //! One socket to one Redis server: connect (TCP, TLS or unix), handshake,
-//! send packed commands, read replies with the `redis` crate's parser.
+//! send packed commands, read replies (decoded by `resp::Reader` from one
+//! reused buffer).
 //!
 //! A `Wire` never tries to be clever after an I/O error: it marks itself
 //! broken and the pool drops it (closing the socket without any I/O, which is
 //! also what a forked child does with its parent's sockets). So a reply that
 //! arrives late can never be read by the next command.
 use super::dsn::{Addr, Dsn};
+use super::resp::{ReadError, Reader};
 use super::stats;
 use redis::Value;
 use std::io::{self, Read, Write};
@@ -133,7 +135,7 @@ impl Read for Resumed<'_> {
 
 pub struct Wire {
     stream: Stream,
-    parser: redis::Parser,
+    reader: Reader,
     timeout: Option<Duration>,
     broken: bool,
     /// Fork generation this socket belongs to (see `stats::fork_generation`).
@@ -199,7 +201,7 @@ impl Wire {
         };
         let mut wire = Wire {
             stream,
-            parser: redis::Parser::new(),
+            reader: Reader::new(),
             timeout: None,
             broken: false,
             generation: stats::fork_generation(),
@@ -271,7 +273,7 @@ impl Wire {
     /// has not closed this connection (restart, CLIENT KILL, idle timeout)
     /// and that no stray bytes wait to be read.
     pub fn is_alive(&mut self) -> bool {
-        if self.broken {
+        if self.broken || self.reader.has_buffered() {
             return false;
         }
         let fd = self.stream.fd();
@@ -347,31 +349,24 @@ impl Wire {
             retimed: false,
             reads: 0,
         };
-        let r = self.parser.parse_value(&mut stream);
+        let r = self.reader.read_value(&mut stream);
         if stream.retimed {
             self.timeout = None; // the socket's timeout was changed: set it again next time
         }
-        match r {
-            Ok(v) => Ok(v),
-            Err(e) => {
-                self.broken = true;
-                let timed_out = e.is_timeout();
-                if timed_out {
-                    Err(Fail::Timeout(format!(
-                        "no reply within {:.3}s",
-                        timeout.as_secs_f64()
-                    )))
-                } else if e.is_connection_dropped() || e.is_io_error() {
-                    Err(Fail::Lost(format!(
-                        "connection lost while waiting for the reply: {e}"
-                    )))
-                } else {
-                    Err(Fail::Lost(format!(
-                        "unreadable reply, connection closed: {e}"
-                    )))
+        r.map_err(|e| {
+            self.broken = true;
+            match e {
+                ReadError::Io(e) if is_timeout(&e) => {
+                    Fail::Timeout(format!("no reply within {:.3}s", timeout.as_secs_f64()))
+                }
+                ReadError::Io(_) | ReadError::Eof => {
+                    Fail::Lost(format!("connection lost while waiting for the reply: {e}"))
+                }
+                ReadError::Protocol(m) => {
+                    Fail::Lost(format!("unreadable reply, connection closed: {m}"))
                 }
             }
-        }
+        })
     }
 
     pub fn request(&mut self, packed: &[u8], timeout: Duration) -> Result<Value, Fail> {
@@ -419,7 +414,7 @@ impl Wire {
     /// Waits up to `timeout` for the socket to become readable (a reply to a
     /// blocking command). `Ok(false)` on timeout; the reply stays pending.
     pub fn wait_readable(&mut self, timeout: Duration) -> Result<bool, Fail> {
-        // No bytes can sit in the parser's or rustls's buffers here: only
+        // No bytes can sit in the reader's or rustls's buffers here: only
         // one blocking command is ever in flight and its reply is unread.
         let deadline = Instant::now() + timeout;
         loop {
@@ -478,7 +473,7 @@ pub fn server_error_text(e: &redis::ServerError) -> String {
 
 /// RESP-encodes one command.
 pub fn pack_into<'a>(out: &mut Vec<u8>, args: impl ExactSizeIterator<Item = &'a [u8]>) {
-    out.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
+    write_header(out, b'*', args.len() as u64);
     for a in args {
         write_bulk(out, a);
     }
@@ -486,11 +481,44 @@ pub fn pack_into<'a>(out: &mut Vec<u8>, args: impl ExactSizeIterator<Item = &'a 
 
 /// RESP-encodes one bulk string.
 pub fn write_bulk(out: &mut Vec<u8>, b: &[u8]) {
-    out.push(b'$');
-    out.extend_from_slice(b.len().to_string().as_bytes());
-    out.extend_from_slice(b"\r\n");
+    out.reserve(b.len() + 16);
+    write_header(out, b'$', b.len() as u64);
     out.extend_from_slice(b);
     out.extend_from_slice(b"\r\n");
+}
+
+/// `<kind><n>\r\n`, the length line of an array or a bulk string.
+pub fn write_header(out: &mut Vec<u8>, kind: u8, n: u64) {
+    let mut tmp = [0u8; 20];
+    out.push(kind);
+    out.extend_from_slice(decimal(&mut tmp, n));
+    out.extend_from_slice(b"\r\n");
+}
+
+/// An integer as a bulk string, formatted without allocating.
+pub fn write_bulk_int(out: &mut Vec<u8>, v: i64) {
+    let mut tmp = [0u8; 20];
+    let text = decimal(&mut tmp, v.unsigned_abs());
+    let len = text.len() + usize::from(v < 0);
+    write_header(out, b'$', len as u64);
+    if v < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(text);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// The decimal digits of `n`, written at the end of `tmp`.
+fn decimal(tmp: &mut [u8; 20], mut n: u64) -> &[u8] {
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &tmp[i..];
+        }
+    }
 }
 
 fn tcp_connect(host: &str, port: u16, deadline: Instant) -> Result<TcpStream, String> {
@@ -563,16 +591,16 @@ fn tls_drain(s: &mut rustls::StreamOwned<rustls::ClientConnection, TcpStream>) -
 }
 
 /// Decodes the RESP replies in `bytes` the way `Wire::recv` decodes what it
-/// reads from a socket (one `redis::Parser`, kept from reply to reply), at
+/// reads from a socket (one `resp::Reader`, kept from reply to reply), at
 /// most `max` of them. Returns the replies decoded and the error that ended
 /// decoding (the end of `bytes` is one too: `recv` would wait there). No
 /// socket, no I/O: for the fuzz targets of php-tests/fuzz.
 pub fn decode_replies(bytes: &[u8], max: usize) -> (Vec<Value>, Option<String>) {
-    let mut parser = redis::Parser::new();
-    let mut reader = bytes;
+    let mut reader = Reader::new();
+    let mut src = bytes;
     let mut out = Vec::new();
     while out.len() < max {
-        match parser.parse_value(&mut reader) {
+        match reader.read_value(&mut src) {
             Ok(v) => out.push(v),
             Err(e) => return (out, Some(e.to_string())),
         }
