@@ -4,6 +4,7 @@
 mod dsn;
 mod error;
 mod pool;
+mod resp;
 pub mod slot;
 pub mod stats;
 mod tls;
@@ -23,7 +24,7 @@ pub use wire::decode_replies;
 use pool::Slot;
 use std::time::{Duration, Instant};
 use topology::dispatch;
-use wire::{server_error_text, write_bulk, Fail, Wire};
+use wire::{server_error_text, write_bulk, write_bulk_int, write_header, Fail, Wire};
 
 /// A Lua script embedded at build time with the SHA1 of its body.
 #[derive(Debug)]
@@ -44,7 +45,12 @@ pub struct Args {
 
 impl Args {
     pub fn new() -> Self {
-        Args::default()
+        Args {
+            // most commands and script calls fit: no regrowth while pushing
+            buf: Vec::with_capacity(512),
+            n: 0,
+            route: None,
+        }
     }
 
     pub fn cmd(name: &str) -> Self {
@@ -60,11 +66,16 @@ impl Args {
     }
 
     pub fn int(&mut self, v: i64) -> &mut Self {
-        self.push(v.to_string())
+        write_bulk_int(&mut self.buf, v);
+        self.n += 1;
+        self
     }
 
     /// A finite double, written so Redis and Lua read back the same value.
     pub fn float(&mut self, v: f64) -> &mut Self {
+        if v == v.trunc() && v.abs() < 1e15 {
+            return self.int(v as i64); // what fmt_float writes, without a String
+        }
         self.push(fmt_float(v))
     }
 
@@ -127,12 +138,47 @@ impl Args {
         out
     }
 
+    /// `packed` into this thread's reusable send buffer (see `Scratch`).
+    fn packed_scratch(&self) -> Scratch {
+        let mut s = Scratch::take();
+        self.pack_into(&mut s.0, &[]);
+        s
+    }
+
     fn pack_into(&self, out: &mut Vec<u8>, head: &[&[u8]]) {
-        out.extend_from_slice(format!("*{}\r\n", head.len() + self.n).as_bytes());
+        out.reserve(self.buf.len() + 16);
+        write_header(out, b'*', (head.len() + self.n) as u64);
         for h in head {
             write_bulk(out, h);
         }
         out.extend_from_slice(&self.buf);
+    }
+}
+
+/// A send buffer borrowed from this thread for one request and given back
+/// when dropped, so packing a command allocates nothing once warm. A nested
+/// request (CLIENT UNBLOCK sent while a wait is packed) finds it taken and
+/// gets a fresh one.
+struct Scratch(Vec<u8>);
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Scratch {
+    fn take() -> Scratch {
+        Scratch(SCRATCH.with(|s| s.take()))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // a buffer grown for one huge request is not kept
+        if self.0.capacity() <= 64 * 1024 {
+            let mut v = std::mem::take(&mut self.0);
+            v.clear();
+            SCRATCH.with(|s| s.set(v));
+        }
     }
 }
 
@@ -238,13 +284,17 @@ impl<'s> ScriptCall<'s> {
     }
 
     fn pack(&self, out: &mut Vec<u8>, by_body: bool) {
-        let nkeys = self.keys.to_string();
         let (verb, what): (&[u8], &[u8]) = if by_body {
             (b"EVAL", self.script.body.as_bytes())
         } else {
             (b"EVALSHA", self.script.sha.as_bytes())
         };
-        self.tail.pack_into(out, &[verb, what, nkeys.as_bytes()]);
+        out.reserve(self.tail.buf.len() + what.len() + 48);
+        write_header(out, b'*', (3 + self.tail.n) as u64);
+        write_bulk(out, verb);
+        write_bulk(out, what);
+        write_bulk_int(out, self.keys as i64);
+        out.extend_from_slice(&self.tail.buf);
     }
 }
 
@@ -321,10 +371,11 @@ fn run_script(
     timeout: Duration,
     by_body: &std::cell::Cell<bool>,
 ) -> std::result::Result<Value, Fail> {
-    let mut packed = Vec::with_capacity(call.tail.buf.len() + 64);
-    call.pack(&mut packed, false);
+    let mut packed = Scratch::take();
+    let packed = &mut packed.0;
+    call.pack(packed, false);
     by_body.set(false);
-    let v = w.request(&packed, timeout)?;
+    let v = w.request(packed, timeout)?;
     if !is_noscript(&v) {
         return Ok(v);
     }
@@ -333,9 +384,9 @@ fn run_script(
     stats::noscript_fallback();
     stats::script_loaded();
     packed.clear();
-    call.pack(&mut packed, true);
+    call.pack(packed, true);
     by_body.set(true);
-    w.request(&packed, timeout)
+    w.request(packed, timeout)
 }
 
 /// Runs one script (EVALSHA, falling back to EVAL on NOSCRIPT).
@@ -411,14 +462,15 @@ fn array(v: Value, n: usize) -> Result<Vec<Value>> {
 
 /// Sends one plain command.
 pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
-    let packed = args.packed();
+    let packed = args.packed_scratch();
+    let packed = &packed.0;
     let timeout = dsn.read_timeout;
     let v = dispatch(
         dsn,
         || args.route(),
         Slot::Main,
         retry_safe,
-        |w| w.request(&packed, timeout),
+        |w| w.request(packed, timeout),
     )?;
     check_as(v, || args.describe())
 }

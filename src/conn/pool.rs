@@ -31,7 +31,9 @@ pub enum Slot {
     Blocking,
 }
 
-fn take(slot: Slot, key: &str) -> Option<Wire> {
+/// A pooled connection with its pool key (kept, so that putting it back
+/// allocates nothing).
+fn take(slot: Slot, key: &str) -> Option<(String, Wire)> {
     POOL.with(|p| {
         let mut p = p.borrow_mut();
         let generation = stats::fork_generation();
@@ -45,13 +47,14 @@ fn take(slot: Slot, key: &str) -> Option<Wire> {
             .conns
             .iter()
             .position(|(s, k, _)| *s == slot && k == key)?;
-        Some(p.conns.swap_remove(i).2)
+        let (_, k, w) = p.conns.swap_remove(i);
+        Some((k, w))
     })
 }
 
-fn put(slot: Slot, key: &str, wire: Wire) {
+fn put(slot: Slot, key: String, wire: Wire) {
     if !wire.is_broken() && wire.generation == stats::fork_generation() {
-        POOL.with(|p| p.borrow_mut().conns.push((slot, key.to_string(), wire)));
+        POOL.with(|p| p.borrow_mut().conns.push((slot, key, wire)));
     }
 }
 
@@ -100,21 +103,21 @@ pub fn with_wire<R>(
     let key = dsn.pool_key();
     let mut retried = false;
     loop {
-        let mut wire = match take(slot, key) {
-            Some(mut w) => {
+        let (owned_key, mut wire) = match take(slot, key) {
+            Some((k, mut w)) => {
                 if w.is_alive() {
-                    w
+                    (k, w)
                 } else {
                     drop(w);
                     stats::reconnect();
-                    connect(dsn).map_err(not_sent)?
+                    (k, connect(dsn).map_err(not_sent)?)
                 }
             }
-            None => connect(dsn).map_err(not_sent)?,
+            None => (key.to_string(), connect(dsn).map_err(not_sent)?),
         };
         match f(&mut wire) {
             Ok(r) => {
-                put(slot, key, wire);
+                put(slot, owned_key, wire);
                 return Ok(r);
             }
             Err(fail) => {
