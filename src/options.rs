@@ -86,8 +86,8 @@ impl Connection {
     /// sentinel-watched master (a plain list, Redlock's, is refused here).
     pub fn single(&self, settings: &Settings) -> Result<Arc<Dsn>> {
         match self {
-            Connection::Default => Ok(Arc::new(Dsn::parse(&settings.default_dsn, settings.timeouts)?)),
-            Connection::Dsn(s) => Ok(Arc::new(Dsn::parse(s, settings.timeouts)?)),
+            Connection::Default => Dsn::parse_shared(&settings.default_dsn, settings.timeouts),
+            Connection::Dsn(s) => Dsn::parse_shared(s, settings.timeouts),
             Connection::List(_) => Err(Error::invalid(
                 "a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string",
             )),

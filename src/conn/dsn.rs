@@ -301,6 +301,44 @@ impl Dsn {
         }
     }
 
+    /// `parse`, remembered per thread: objects built again and again from
+    /// the same DSN string (one per request, one per lock) share one parsed
+    /// `Dsn` instead of parsing it each time. Parsing is pure (no files, no
+    /// lookups), so a remembered result is exactly what a new parse gives;
+    /// only successful parses are kept, and only the last few DSNs.
+    pub fn parse_shared(input: &str, defaults: Timeouts) -> Result<Arc<Dsn>> {
+        const REMEMBERED: usize = 16;
+        /// A DSN string and the default timeouts, with what they parsed to.
+        type Parsed = (String, Duration, Duration, Arc<Dsn>);
+        thread_local! {
+            static PARSED: std::cell::RefCell<Vec<Parsed>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let found = PARSED.with(|p| {
+            p.borrow()
+                .iter()
+                .find(|(s, c, r, _)| s == input && *c == defaults.connect && *r == defaults.read)
+                .map(|e| e.3.clone())
+        });
+        if let Some(d) = found {
+            return Ok(d);
+        }
+        let d = Arc::new(Dsn::parse(input, defaults)?);
+        PARSED.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() >= REMEMBERED {
+                p.remove(0);
+            }
+            p.push((
+                input.to_string(),
+                defaults.connect,
+                defaults.read,
+                d.clone(),
+            ));
+        });
+        Ok(d)
+    }
+
     pub fn parse(input: &str, defaults: Timeouts) -> Result<Dsn> {
         let bad =
             |why: &str| Error::invalid(format!("invalid Redis DSN '{}': {why}", redact_raw(input)));

@@ -2,6 +2,7 @@
 //! hooks. No Redis logic lives here.
 pub mod args;
 pub mod exceptions;
+pub mod keys;
 pub mod leaderboard;
 pub mod lock;
 pub mod queue;
@@ -37,6 +38,7 @@ pub fn startup(ty: i32, module_number: i32) -> i32 {
     let started = std::panic::catch_unwind(|| {
         IniEntryDef::register(INI.as_slice(), module_number);
         conn::set_interrupt_check(vm_interrupted);
+        keys::init();
         // the exception classes first: ext-php-rs registers the others
         // after this hook returns
         exceptions::register_all().is_ok() && {
@@ -136,17 +138,26 @@ fn safe_dsn(raw: &str) -> String {
     .replace('\0', "")
 }
 
-fn ini_value(name: &str) -> Option<String> {
+/// The current value of one ini directive, as PHP holds it (no copy).
+fn ini_bytes(name: &str) -> Option<&'static [u8]> {
     let eg = ExecutorGlobals::get();
     // SAFETY: EG(ini_directives) lives for the whole request once set.
     let table = unsafe { eg.ini_directives.as_ref() }?;
     let zv = table.get(name)?;
-    // SAFETY: ini directive entries are zend_ini_entry pointers owned by the table.
+    // SAFETY: ini directive entries are zend_ini_entry pointers owned by the
+    // table; the value is only read before the next ini_set().
     unsafe {
         let entry = zv.ptr::<ext_php_rs::ffi::zend_ini_entry>()?.as_ref()?;
         let value = entry.value.as_ref()?;
-        Some(String::from_utf8_lossy(value.as_bytes()).into_owned())
+        Some(std::slice::from_raw_parts(
+            value.val.as_ptr().cast(),
+            value.len,
+        ))
     }
+}
+
+fn ini_value(name: &str) -> Option<String> {
+    ini_bytes(name).map(|b| String::from_utf8_lossy(b).into_owned())
 }
 
 fn ini_secs(name: &str, default: f64) -> Duration {
@@ -160,9 +171,38 @@ fn ini_secs(name: &str, default: f64) -> Duration {
     }
 }
 
-/// The ini settings as they are now (ini_set() included).
-pub fn settings() -> Settings {
-    Settings {
+const INI_NAMES: [&str; 4] = [
+    "rediskit.default_dsn",
+    "rediskit.prefix",
+    "rediskit.connect_timeout",
+    "rediskit.read_timeout",
+];
+
+/// The raw ini values settings were built from, and the settings.
+type Built = (Vec<Option<Vec<u8>>>, std::rc::Rc<Settings>);
+
+thread_local! {
+    /// The settings last built.
+    static SETTINGS: std::cell::RefCell<Option<Built>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The ini settings as they are now (ini_set() included): built again only
+/// when one of the values changed, so constructing objects request after
+/// request reads four ini values and allocates nothing.
+pub fn settings() -> std::rc::Rc<Settings> {
+    let now: [Option<&[u8]>; 4] = INI_NAMES.map(ini_bytes);
+    let cached = SETTINGS.with(|c| {
+        c.borrow().as_ref().and_then(|(raw, s)| {
+            raw.iter()
+                .map(|v| v.as_deref())
+                .eq(now.iter().copied())
+                .then(|| s.clone())
+        })
+    });
+    if let Some(s) = cached {
+        return s;
+    }
+    let s = std::rc::Rc::new(Settings {
         default_dsn: ini_value("rediskit.default_dsn")
             .unwrap_or_else(|| "redis://127.0.0.1:6379".into()),
         prefix: ini_value("rediskit.prefix").unwrap_or_default(),
@@ -170,7 +210,10 @@ pub fn settings() -> Settings {
             connect: ini_secs("rediskit.connect_timeout", 1.0),
             read: ini_secs("rediskit.read_timeout", 2.0),
         },
-    }
+    });
+    let raw = now.iter().map(|v| v.map(<[u8]>::to_vec)).collect();
+    SETTINGS.with(|c| *c.borrow_mut() = Some((raw, s.clone())));
+    s
 }
 
 /// Maps a core error to the PHP exception users catch.
