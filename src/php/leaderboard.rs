@@ -2,7 +2,7 @@
 //! `RedisKit\RedisLeaderboard`: argument checks and PHP arrays around
 //! `crate::leaderboard`.
 use super::{
-    array_entries, binary, connection_arg, options_arg, php_list, settings, throw, type_name,
+    array_entries, binary, connection_arg, keys, options_arg, php_list, settings, throw, type_name,
     value_error, Bytes,
 };
 use crate::conn::shown;
@@ -30,9 +30,9 @@ pub struct RedisLeaderboard {
 
 fn entry_array(e: Entry) -> PhpResult<ZBox<ZendHashTable>> {
     let mut h = ZendHashTable::with_capacity(3);
-    h.insert("member", binary(e.member))?;
-    h.insert("score", e.score)?;
-    h.insert("rank", e.rank)?;
+    keys::set(&mut h, "member", binary(e.member))?;
+    keys::set(&mut h, "score", e.score)?;
+    keys::set(&mut h, "rank", e.rank)?;
     Ok(h)
 }
 

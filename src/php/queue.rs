@@ -1,7 +1,7 @@
 #![allow(non_snake_case)] // PHP parameter names are camelCase (named arguments)
 //! `RedisKit\DelayQueue`: argument checks and PHP arrays around `crate::queue`.
 use super::{
-    array_entries, binary, bytes_of, connection_arg, options_arg, php_list, settings, throw,
+    array_entries, binary, bytes_of, connection_arg, keys, options_arg, php_list, settings, throw,
     type_name, value_error, Bytes,
 };
 use crate::conn::shown;
@@ -47,10 +47,10 @@ pub struct DelayQueue {
 
 fn job_array(j: Job) -> PhpResult<ZBox<ZendHashTable>> {
     let mut h = ZendHashTable::with_capacity(4);
-    h.insert("id", binary(j.id))?;
-    h.insert("payload", binary(j.payload))?;
-    h.insert("attempts", j.attempts)?;
-    h.insert("due_at", j.due_at)?;
+    keys::set(&mut h, "id", binary(j.id))?;
+    keys::set(&mut h, "payload", binary(j.payload))?;
+    keys::set(&mut h, "attempts", j.attempts)?;
+    keys::set(&mut h, "due_at", j.due_at)?;
     Ok(h)
 }
 
@@ -196,10 +196,10 @@ impl DelayQueue {
     pub fn counts(&self) -> PhpResult<ZBox<ZendHashTable>> {
         let c = self.inner.counts().map_err(throw)?;
         let mut h = ZendHashTable::with_capacity(4);
-        h.insert("scheduled", c.scheduled)?;
-        h.insert("due", c.due)?;
-        h.insert("in_flight", c.in_flight)?;
-        h.insert("dead", c.dead)?;
+        keys::set(&mut h, "scheduled", c.scheduled)?;
+        keys::set(&mut h, "due", c.due)?;
+        keys::set(&mut h, "in_flight", c.in_flight)?;
+        keys::set(&mut h, "dead", c.dead)?;
         Ok(h)
     }
 

@@ -2,8 +2,8 @@
 //! `RedisKit\RateLimiter`: argument checks and PHP arrays around
 //! `crate::ratelimit`.
 use super::{
-    array_entries, bytes_of, connection_arg, options_arg, settings, throw, type_name, value_error,
-    Bytes, Key,
+    array_entries, bytes_of, connection_arg, keys, options_arg, settings, throw, type_name,
+    value_error, Bytes, Key,
 };
 use crate::conn::shown;
 use crate::ratelimit::{self, HeaderInput, Outcome};
@@ -45,15 +45,15 @@ pub struct RateLimiter {
 
 fn result_array(o: &Outcome, l: &ratelimit::RateLimiter) -> PhpResult<ZBox<ZendHashTable>> {
     let mut h = ZendHashTable::with_capacity(7);
-    h.insert("allowed", o.allowed)?;
-    h.insert("limit", o.limit)?;
-    h.insert("remaining", o.remaining)?;
-    h.insert("retry_after", o.retry_after())?;
-    h.insert("reset_after", o.reset_after())?;
+    keys::set(&mut h, "allowed", o.allowed)?;
+    keys::set(&mut h, "limit", o.limit)?;
+    keys::set(&mut h, "remaining", o.remaining)?;
+    keys::set(&mut h, "retry_after", o.retry_after())?;
+    keys::set(&mut h, "reset_after", o.reset_after())?;
     let mut policy = Zval::new();
     policy.set_binary(l.name().to_vec());
-    h.insert("policy", policy)?;
-    h.insert("window", l.window())?;
+    keys::set(&mut h, "policy", policy)?;
+    keys::set(&mut h, "window", l.window())?;
     Ok(h)
 }
 
