@@ -766,6 +766,9 @@ impl Lock {
         // Stop the watchdog for this lease before the release can land, so it
         // never takes the released lock for a lost one.
         self.sh.lease.store(0, SeqCst);
+        if self.sh.watchdog {
+            watchdog::forget(&self.sh);
+        }
         self.sh.release_nodes(&self.sh.token())
     }
 
@@ -855,6 +858,9 @@ impl Lock {
     pub fn destruct(&self) {
         self.sh.auto_release();
         self.sh.lease.store(0, SeqCst);
+        if self.sh.watchdog {
+            watchdog::forget(&self.sh);
+        }
     }
 }
 

@@ -111,6 +111,26 @@ pub(super) fn watch(sh: &Arc<Shared>, epoch: u64, token: Arc<[u8]>) {
     }
 }
 
+/// The lease of `sh` was released or the object is going away: drop its
+/// entry now. Left on the board until the thread's next wake-up (up to a
+/// third of the TTL away), the entries of a stream of short lock cycles on
+/// new objects would pile up, each keeping its object alive. The thread is
+/// not woken. Never touches a board inherited through fork.
+pub(super) fn forget(sh: &Arc<Shared>) {
+    let h = lock(&HANDLE);
+    let Some(handle) = h.as_ref() else {
+        return;
+    };
+    if handle.generation != stats::fork_generation() {
+        return;
+    }
+    let mut b = lock(&handle.inner.board);
+    let k = Arc::as_ptr(sh) as usize;
+    if b.leases.get(&k).is_some_and(|e| Arc::ptr_eq(&e.sh, sh)) {
+        b.leases.remove(&k);
+    }
+}
+
 /// Module shutdown: stop and join the thread before the extension is unloaded.
 pub fn shutdown() {
     let Some(mut h) = lock(&HANDLE).take() else {
