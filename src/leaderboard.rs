@@ -361,36 +361,31 @@ impl Leaderboard {
         }
         // Setting a score is idempotent in every mode (same score: time kept),
         // so a lost reply can safely be retried on a new connection.
-        let replies = if self.plain_writes {
-            let cmds: Vec<Args> = entries
-                .chunks(CHUNK)
-                .map(|chunk| {
-                    let mut a = Args::cmd("ZADD");
-                    a.push(&self.key);
-                    for (m, s) in chunk {
-                        a.float(*s).push(m);
-                    }
-                    a
-                })
-                .collect();
-            match cmds.as_slice() {
-                [one] => vec![conn::command(&self.dsn, one, true)?],
-                _ => conn::transaction(&self.dsn, &cmds, true)?,
+        let zadd = |chunk: &[(&[u8], f64)]| {
+            let mut a = Args::cmd("ZADD");
+            a.push(&self.key);
+            for (m, s) in chunk {
+                a.float(*s).push(m);
             }
-        } else {
-            let calls: Vec<ScriptCall> = entries
-                .chunks(CHUNK)
-                .map(|chunk| {
-                    let mut c = self.call(&scripts::LB_SET);
-                    for (m, s) in chunk {
-                        c.arg(m).float(*s);
-                    }
-                    c
-                })
-                .collect();
-            match calls.as_slice() {
-                [one] => vec![conn::eval(&self.dsn, one, true)?],
-                _ => conn::eval_transaction(&self.dsn, &calls, true)?,
+            a
+        };
+        let set = |chunk: &[(&[u8], f64)]| {
+            let mut c = self.call(&scripts::LB_SET);
+            for (m, s) in chunk {
+                c.arg(m).float(*s);
+            }
+            c
+        };
+        let replies = match (self.plain_writes, entries.len() <= CHUNK) {
+            (true, true) => vec![conn::command(&self.dsn, &zadd(entries), true)?],
+            (false, true) => vec![conn::eval(&self.dsn, &set(entries), true)?],
+            (true, false) => {
+                let cmds: Vec<Args> = entries.chunks(CHUNK).map(zadd).collect();
+                conn::transaction(&self.dsn, &cmds, true)?
+            }
+            (false, false) => {
+                let calls: Vec<ScriptCall> = entries.chunks(CHUNK).map(set).collect();
+                conn::eval_transaction(&self.dsn, &calls, true)?
             }
         };
         let mut added = 0;
