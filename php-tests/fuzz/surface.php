@@ -666,8 +666,13 @@ function rkf_call(int $seed, int $k, RkfRaw $raw): void
         $exClass = get_class($ex);
         $outcome = $exClass;
         // the callback of run() failed to be called (too few arguments, ...): user code, after the acquire
-        $frame = $ex->getTrace()[0] ?? [];
+        $trace = $ex->getTrace();
+        $frame = $trace[0] ?? [];
         if ($method === 'run' && ($frame['function'] ?? '') !== 'run') $ctx->userCode = true;
+        // the callback ran and called run() again (a nested run() of the same
+        // or another lock threw): the outer run() acquired and released as asked
+        $runs = array_filter($trace, fn($f) => ($f['function'] ?? '') === 'run' && ($f['class'] ?? '') === 'RedisKit\RedisLock');
+        if ($method === 'run' && count($runs) > 1) $ctx->userCode = true;
         $user = $ex instanceof RkfCallbackException || $ex instanceof RkfStringableException || $ctx->userCode;
         $allowed = $ex instanceof TypeError || $ex instanceof ValueError || $ex instanceof RedisKit\Exception || $user;
         if ($kind === 'engine') $allowed = true; // PHP's own refusal (uncloneable, not serializable) is fine
@@ -687,6 +692,15 @@ function rkf_call(int $seed, int $k, RkfRaw $raw): void
         if (!$user && !$unknown && !($ex instanceof RedisKit\LockLostException) && !$GLOBALS['rkf_alarm']) {
             $after = $raw->snapshot();
             $diff = rkf_diff($before, $after);
+            if ($class === 'RedisKit\RedisLock' && in_array($method, ['acquire', 'run'], true)) {
+                // Redlock: a node that granted the lock before another one
+                // failed handed out a fencing token (the counter only ever
+                // grows, and is kept on purpose), and a waiter that gave up
+                // dropped wake-up hints nobody waits for; the lock itself is
+                // released on every node
+                $diff = array_values(array_filter($diff, fn($d) =>
+                    !preg_match('~^(created|modified) \d+/.*:fence$~', $d) && !preg_match('~^deleted \d+/.*:wake(:.*)?$~', $d)));
+            }
             if ($diff) {
                 $note("write by a failed call: $label threw $exClass",
                     "$exClass: " . rkf_clip($ex->getMessage(), 300) . "\nchanged in Redis: " . rkf_clip(implode('; ', $diff), 600));
