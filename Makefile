@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench stubs fuzz install clean valgrind soak
+.PHONY: all deps build demo test test-quick dist bench bench-cpu stubs fuzz install clean valgrind soak
 
 all: build
 
@@ -34,8 +34,17 @@ dist: build
 	  $(TOOLS)/platform.sh run $$p bash -c 'cargo build --release --locked --quiet && php-tests/tools/dist.sh' || exit 1; \
 	done
 
+# side by side with phpredis, Laravel and Symfony (installed by deps --bench),
+# then bench-cpu's table; writes bench/results.md
 bench: build
+	@$(TOOLS)/deps.sh --bench
 	@$(TOOLS)/with-redis.sh bench/run.sh
+
+# client instructions per call (valgrind callgrind), rediskit vs its peers;
+# ROWS="setScore top10" for a subset
+bench-cpu: build
+	@$(TOOLS)/deps.sh --bench
+	@$(TOOLS)/with-redis.sh bench/cpu.sh
 
 # the PHPT suite under valgrind memcheck (PHPT=php-tests/lb_*.phpt for a subset):
 # memcheck errors and the extension's definite leaks must be 0

@@ -23,6 +23,14 @@ command -v ip >/dev/null || need+=(iproute2)             # the fault stage: netw
 command -v iptables >/dev/null || need+=(iptables)       # packet loss and partitions,
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 
+# make bench / bench-cpu: the framework peers, and callgrind
+if [ "${1:-}" = "--bench" ]; then
+  command -v valgrind >/dev/null || need+=(valgrind)
+  for p in php-mbstring php-illuminate-cache php-illuminate-redis php-symfony-lock php-symfony-rate-limiter php-symfony-cache; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+  done
+fi
+
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "deps: installing ${need[*]}"
