@@ -20,7 +20,7 @@
 //! `acquire()` first gives the object a token of the child's own.
 mod watchdog;
 
-use crate::conn::{self, aux_key, int, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::conn::{self, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{Connection, Options, Settings};
 use crate::scripts;
 use std::cell::RefCell;
@@ -56,30 +56,66 @@ const LOST: u64 = 1 << 63;
 #[derive(Debug)]
 struct Node {
     dsn: Arc<Dsn>,
-    lock: Vec<u8>,
-    fence: Vec<u8>,
-    waiters: Vec<u8>,
-    queue: Vec<u8>,
-    wake: Vec<u8>,
-    /// `{K}:wake:`, followed by a fair waiter's token.
-    private: Vec<u8>,
+    /// The lock key, then its side keys (`PARTS`), one after the other:
+    /// one allocation per node instead of six.
+    keys: Box<[u8]>,
+    /// Where each of them ends in `keys`.
+    ends: [usize; 6],
 }
+
+/// The side keys of a lock `K`, in `Node::keys` after `K` itself:
+///   {K}:fence, {K}:waiters, {K}:queue, {K}:wake, and `{K}:wake:`, followed
+///   by a fair waiter's token for its private wake-up key.
+const PARTS: [&str; 5] = ["fence", "waiters", "queue", "wake", "wake:"];
 
 impl Node {
     fn new(dsn: Arc<Dsn>, key: &[u8]) -> Node {
+        let mut keys = Vec::with_capacity(key.len() * 6 + 48);
+        keys.extend_from_slice(key);
+        let mut ends = [key.len(); 6];
+        for (i, suffix) in PARTS.iter().enumerate() {
+            conn::aux_key_into(&mut keys, key, suffix);
+            ends[i + 1] = keys.len();
+        }
         Node {
             dsn,
-            lock: key.to_vec(),
-            fence: aux_key(key, "fence"),
-            waiters: aux_key(key, "waiters"),
-            queue: aux_key(key, "queue"),
-            wake: aux_key(key, "wake"),
-            private: aux_key(key, "wake:"),
+            keys: keys.into_boxed_slice(),
+            ends,
         }
     }
 
+    fn part(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.keys[start..self.ends[i]]
+    }
+
+    fn lock(&self) -> &[u8] {
+        self.part(0)
+    }
+
+    fn fence(&self) -> &[u8] {
+        self.part(1)
+    }
+
+    fn waiters(&self) -> &[u8] {
+        self.part(2)
+    }
+
+    fn queue(&self) -> &[u8] {
+        self.part(3)
+    }
+
+    fn wake(&self) -> &[u8] {
+        self.part(4)
+    }
+
+    /// `{K}:wake:`, followed by a fair waiter's token.
+    fn private(&self) -> &[u8] {
+        self.part(5)
+    }
+
     fn private_key(&self, token: &[u8]) -> Vec<u8> {
-        let mut k = self.private.clone();
+        let mut k = self.private().to_vec();
         k.extend_from_slice(token);
         k
     }
@@ -87,26 +123,26 @@ impl Node {
     /// One attempt of a waiter (lock_acquire.lua); `mode` as there.
     fn acquire_call(&self, token: &[u8], ttl_ms: i64, mode: &str) -> ScriptCall<'static> {
         let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
-        c.key(&self.lock)
-            .key(&self.fence)
-            .key(&self.waiters)
-            .key(&self.queue)
-            .key(&self.wake);
+        c.key(self.lock())
+            .key(self.fence())
+            .key(self.waiters())
+            .key(self.queue())
+            .key(self.wake());
         c.arg(token)
             .int(ttl_ms)
             .arg(mode)
             .int(HEARTBEAT_MS)
-            .arg(&self.private);
+            .arg(self.private());
         c
     }
 
     fn waiter_call<'a>(&self, script: &'a conn::Script, token: &[u8]) -> ScriptCall<'a> {
         let mut c = ScriptCall::new(script);
-        c.key(&self.lock)
-            .key(&self.waiters)
-            .key(&self.queue)
-            .key(&self.wake);
-        c.arg(token).int(HEARTBEAT_MS).arg(&self.private);
+        c.key(self.lock())
+            .key(self.waiters())
+            .key(self.queue())
+            .key(self.wake());
+        c.arg(token).int(HEARTBEAT_MS).arg(self.private());
         c
     }
 }
@@ -262,7 +298,7 @@ impl Shared {
     fn extend_nodes(&self, token: &[u8], ttl_ms: u64) -> Result<bool> {
         let results = self.each(|n| {
             let mut c = ScriptCall::new(&scripts::LOCK_EXTEND);
-            c.key(&n.lock).arg(token).int(ttl_ms as i64);
+            c.key(n.lock()).arg(token).int(ttl_ms as i64);
             Ok(int(conn::eval(&n.dsn, &c, true)?, "lock extend")? == 1)
         });
         let ok = self.count_reachable(&results)?;
@@ -457,7 +493,7 @@ impl Lock {
     }
 
     pub fn key(&self) -> &[u8] {
-        &self.sh.nodes[0].lock
+        self.sh.nodes[0].lock()
     }
 
     /// The owner token: in a forked child, the parent's until the child's
@@ -570,9 +606,9 @@ impl Lock {
             } else {
                 // One attempt: the lighter script of the hot path.
                 let mut c = ScriptCall::new(&scripts::LOCK_TRY);
-                c.key(&node.lock)
-                    .key(&node.fence)
-                    .key(&node.queue)
+                c.key(node.lock())
+                    .key(node.fence())
+                    .key(node.queue())
                     .arg(token)
                     .int(ttl_ms);
                 c
@@ -609,7 +645,7 @@ impl Lock {
                 wake_key = if sh.fair {
                     node.private_key(token)
                 } else {
-                    node.wake.clone()
+                    node.wake().to_vec()
                 };
             }
             if let Err(e) = conn::wait_signal(&node.dsn, &wake_key, sleep) {
@@ -630,7 +666,7 @@ impl Lock {
         let node = &sh.nodes[0];
         let mut w = Args::cmd("WAIT");
         w.int(sh.replicas).int(ms_of(sh.replica_wait) as i64);
-        w.route = Some(node.lock.clone());
+        w.route = Some(node.lock().to_vec());
         let acked = conn::command(&node.dsn, &w, false).and_then(|v| int(v, "WAIT"));
         if matches!(acked, Ok(n) if n >= sh.replicas) {
             return Ok(a);
@@ -695,7 +731,7 @@ impl Lock {
                     .filter(|(i, _)| {
                         let n = &sh.nodes[*i];
                         let mut c = ScriptCall::new(&scripts::LOCK_FENCE);
-                        c.key(&n.fence).int(fence).int(ttl_ms);
+                        c.key(n.fence()).int(fence).int(ttl_ms);
                         conn::eval(&n.dsn, &c, true).is_ok()
                     })
                     .count();
@@ -746,7 +782,7 @@ impl Lock {
                 continue;
             };
             let n = &sh.nodes[i];
-            if let Err(e) = conn::wait_signal(&n.dsn, &n.wake, sleep) {
+            if let Err(e) = conn::wait_signal(&n.dsn, n.wake(), sleep) {
                 // That server went away while we waited: try again at once.
                 if !matches!(e, Error::Connection(_)) {
                     self.leave(token);
@@ -811,7 +847,7 @@ impl Lock {
         let token = sh.token();
         let results = sh.each(|n| {
             let mut c = ScriptCall::new(&scripts::LOCK_TTL);
-            c.key(&n.lock).arg(&token);
+            c.key(n.lock()).arg(&token);
             let ms = int(conn::eval(&n.dsn, &c, true)?, "lock ttl")?;
             Ok(if ms == -3 {
                 None

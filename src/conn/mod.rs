@@ -753,16 +753,21 @@ pub fn main_key(prefix: &str, name: &[u8]) -> Vec<u8> {
 /// carries a hash tag of its own.
 pub fn aux_key(main: &[u8], suffix: &str) -> Vec<u8> {
     let mut k = Vec::with_capacity(main.len() + suffix.len() + 3);
-    if has_hash_tag(main) {
-        k.extend_from_slice(main);
-    } else {
-        k.push(b'{');
-        k.extend_from_slice(main);
-        k.push(b'}');
-    }
-    k.push(b':');
-    k.extend_from_slice(suffix.as_bytes());
+    aux_key_into(&mut k, main, suffix);
     k
+}
+
+/// `aux_key`, appended to `out`.
+pub fn aux_key_into(out: &mut Vec<u8>, main: &[u8], suffix: &str) {
+    if has_hash_tag(main) {
+        out.extend_from_slice(main);
+    } else {
+        out.push(b'{');
+        out.extend_from_slice(main);
+        out.push(b'}');
+    }
+    out.push(b':');
+    out.extend_from_slice(suffix.as_bytes());
 }
 
 fn has_hash_tag(key: &[u8]) -> bool {

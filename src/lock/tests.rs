@@ -1,5 +1,6 @@
 //! Core tests against the real redis-server in `REDIS_URL` (test.sh starts one).
 use super::*;
+use crate::conn::aux_key;
 use crate::conn::Args;
 use crate::options::OptValue;
 

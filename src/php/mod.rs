@@ -77,6 +77,7 @@ pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
         args::request_started();
         conn::stats::request_started();
+        forget_ini_entries();
     });
     0
 }
@@ -138,22 +139,52 @@ fn safe_dsn(raw: &str) -> String {
     .replace('\0', "")
 }
 
-/// The current value of one ini directive, as PHP holds it (no copy).
-fn ini_bytes(name: &str) -> Option<&'static [u8]> {
+type IniEntry = *const ext_php_rs::ffi::zend_ini_entry;
+
+thread_local! {
+    /// The ini entries of `INI_NAMES`, looked up once per request (entries
+    /// stay put for a request; `ini_set()` changes their value only).
+    static INI_ENTRIES: std::cell::Cell<Option<[IniEntry; 4]>> = const { std::cell::Cell::new(None) };
+}
+
+fn ini_entry(name: &str) -> IniEntry {
     let eg = ExecutorGlobals::get();
     // SAFETY: EG(ini_directives) lives for the whole request once set.
-    let table = unsafe { eg.ini_directives.as_ref() }?;
-    let zv = table.get(name)?;
-    // SAFETY: ini directive entries are zend_ini_entry pointers owned by the
-    // table; the value is only read before the next ini_set().
+    let Some(table) = (unsafe { eg.ini_directives.as_ref() }) else {
+        return std::ptr::null();
+    };
+    table
+        .get(name)
+        // SAFETY: ini directive entries are zend_ini_entry pointers owned by the table.
+        .and_then(|zv| unsafe { zv.ptr::<ext_php_rs::ffi::zend_ini_entry>() })
+        .map_or(std::ptr::null(), |p| p.cast_const())
+}
+
+/// The current value of one ini directive, as PHP holds it (no copy).
+fn ini_bytes(name: &str) -> Option<&'static [u8]> {
+    let entry = match INI_NAMES.iter().position(|n| *n == name) {
+        Some(i) => INI_ENTRIES.with(|c| {
+            let e = c.get().unwrap_or_else(|| INI_NAMES.map(ini_entry));
+            c.set(Some(e));
+            e[i]
+        }),
+        None => ini_entry(name),
+    };
+    // SAFETY: a zend_ini_entry of EG(ini_directives) (or null); its value is
+    // only read before the next ini_set().
     unsafe {
-        let entry = zv.ptr::<ext_php_rs::ffi::zend_ini_entry>()?.as_ref()?;
+        let entry = entry.as_ref()?;
         let value = entry.value.as_ref()?;
         Some(std::slice::from_raw_parts(
             value.val.as_ptr().cast(),
             value.len,
         ))
     }
+}
+
+/// RINIT: the ini entries are looked up again in each request.
+fn forget_ini_entries() {
+    INI_ENTRIES.with(|c| c.set(None));
 }
 
 fn ini_value(name: &str) -> Option<String> {
