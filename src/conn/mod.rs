@@ -71,10 +71,12 @@ impl Args {
         self
     }
 
-    /// A finite double, written so Redis and Lua read back the same value.
+    /// A double, written so Redis and Lua read back the same value: an
+    /// integral one below 1e15 as an integer (formatted without allocating),
+    /// any other in `%.17g` style.
     pub fn float(&mut self, v: f64) -> &mut Self {
         if v == v.trunc() && v.abs() < 1e15 {
-            return self.int(v as i64); // what fmt_float writes, without a String
+            return self.int(v as i64);
         }
         self.push(fmt_float(v))
     }
@@ -201,14 +203,13 @@ impl<'a> Iterator for BulkIter<'a> {
     }
 }
 
-/// `%.17g`-style: the shortest text that parses back to the same double.
-pub fn fmt_float(v: f64) -> String {
+/// `%.17g`-style: the shortest text that parses back to the same double
+/// (`Args::float` writes integral values below 1e15 itself).
+fn fmt_float(v: f64) -> String {
     if v == f64::INFINITY {
         "inf".into()
     } else if v == f64::NEG_INFINITY {
         "-inf".into()
-    } else if v == v.trunc() && v.abs() < 1e15 {
-        format!("{}", v as i64)
     } else {
         format!("{v:e}")
     }

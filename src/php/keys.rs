@@ -51,7 +51,7 @@ pub fn init() {
 pub fn set(h: &mut ZendHashTable, name: &'static str, v: impl IntoZval) -> PhpResult<()> {
     let key = NAMES
         .iter()
-        .position(|n| std::ptr::eq(*n, name) || *n == name)
+        .position(|n| *n == name)
         .map(|i| INTERNED[i].load(Relaxed))
         .filter(|p| !p.is_null());
     let Some(key) = key else {
