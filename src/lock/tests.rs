@@ -341,3 +341,37 @@ fn a_loss_seen_by_is_acquired_or_extend_is_a_loss() {
         raw(&[b"DEL", &r]);
     }
 }
+
+#[test]
+fn release_and_drop_take_the_lease_off_the_watchdog_board() {
+    // Short cycles on new objects must leave nothing on the board: an entry
+    // keeps its object alive until the watchdog wakes, a third of the TTL later.
+    for i in 0..50 {
+        let l = lock(&ns("board"), vec![("ttl", OptValue::Float(30.0))]);
+        assert!(l.acquire(0.0).unwrap());
+        assert!(
+            watchdog::watched(&l.sh),
+            "cycle {i}: an acquired lease is watched"
+        );
+        let sh = l.sh.clone();
+        if i % 2 == 0 {
+            assert!(l.release().unwrap());
+            assert!(
+                !watchdog::watched(&sh),
+                "cycle {i}: release() leaves the entry"
+            );
+            drop(l);
+        } else {
+            drop(l); // the destructor releases
+            assert!(
+                !watchdog::watched(&sh),
+                "cycle {i}: the destructor leaves the entry"
+            );
+        }
+        assert_eq!(
+            Arc::strong_count(&sh),
+            1,
+            "cycle {i}: the object is kept alive"
+        );
+    }
+}

@@ -131,6 +131,18 @@ pub(super) fn forget(sh: &Arc<Shared>) {
     }
 }
 
+/// Whether the board holds an entry for `sh` (tests).
+#[cfg(test)]
+pub(super) fn watched(sh: &Arc<Shared>) -> bool {
+    let h = lock(&HANDLE);
+    h.as_ref().is_some_and(|handle| {
+        lock(&handle.inner.board)
+            .leases
+            .get(&(Arc::as_ptr(sh) as usize))
+            .is_some_and(|e| Arc::ptr_eq(&e.sh, sh))
+    })
+}
+
 /// Module shutdown: stop and join the thread before the extension is unloaded.
 pub fn shutdown() {
     let Some(mut h) = lock(&HANDLE).take() else {
