@@ -156,5 +156,5 @@ echo count($mismatches), " mismatches in $calls calls\n";
 echo implode("\n", array_slice($mismatches, 0, 40)), "\n";
 ?>
 --EXPECTF--
-types: ?array, ?float, ?string, array, array|string|null, callable, float, int, string
+types: ?array, ?float, ?string, array, array|string, array|string|null, callable, float, int, string
 0 mismatches in %d calls

@@ -66,8 +66,8 @@ bool(true)
 ValueError: RateLimiter::attemptAll: the list of limiters is empty
 ValueError: RateLimiter::attemptAll: element 1 is not a RedisKit\RateLimiter (string given)
 ValueError: RateLimiter::attemptAll: element 'x' is not a RedisKit\RateLimiter (object given)
-ValueError: RateLimiter::attemptAll: limiter 1 has the same name and algorithm as an earlier one (they would share one state)
-ValueError: RateLimiter::attemptAll: limiter 1 has the same name and algorithm as an earlier one (they would share one state)
+ValueError: RateLimiter::attemptAll: limiter 1 has the same name, algorithm and key as an earlier one (they would share one state)
+ValueError: RateLimiter::attemptAll: limiter 1 has the same name, algorithm and key as an earlier one (they would share one state)
 ValueError: RateLimiter::attemptAll: all limiters must use the same connection (limiter 1 uses redis://127.0.0.1:1/0, limiter 0 uses %s)
 ValueError: RateLimiter: cost 4 is more than this limiter can ever allow at once (its limit is 3)
 ValueError: RateLimiter: cost must be at least 1, got 0

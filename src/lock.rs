@@ -808,6 +808,51 @@ impl Lock {
         self.sh.release_nodes(&self.sh.token())
     }
 
+    /// Releases the lock whoever holds it (an operator's or a framework's
+    /// "force release"), and wakes the next waiter. True if it was held (on a
+    /// majority for Redlock). If this object held it, its lease ends here.
+    pub fn force_release(&self) -> Result<bool> {
+        if self.sh.at_home() {
+            self.sh.lease.store(0, SeqCst);
+            if self.sh.watchdog {
+                watchdog::forget(&self.sh);
+            }
+        }
+        let results = self.sh.each(|n| {
+            let mut c = ScriptCall::new(&scripts::LOCK_FORCE);
+            c.key(n.lock())
+                .key(n.waiters())
+                .key(n.queue())
+                .key(n.wake());
+            c.int(HEARTBEAT_MS).arg(n.private());
+            Ok(int(conn::eval(&n.dsn, &c, true)?, "lock force release")? == 1)
+        });
+        let need = self.sh.count_reachable(&results)?;
+        Ok(results.iter().filter(|r| matches!(r, Ok(true))).count() >= need)
+    }
+
+    /// The owner token holding the lock now, whoever it is (on a majority for
+    /// Redlock); None when it is free (or no token has a majority).
+    pub fn holder(&self) -> Result<Option<Vec<u8>>> {
+        let results = self.sh.each(|n| {
+            let mut a = Args::cmd("GET");
+            a.push(n.lock());
+            match conn::command(&n.dsn, &a, true)? {
+                Value::Nil => Ok(None),
+                v => Ok(Some(conn::bytes(v, "lock holder")?)),
+            }
+        });
+        let need = self.sh.count_reachable(&results)?;
+        let held: Vec<&Vec<u8>> = results
+            .iter()
+            .filter_map(|r| r.as_ref().ok().and_then(|o| o.as_ref()))
+            .collect();
+        Ok(held
+            .iter()
+            .find(|t| held.iter().filter(|u| u == t).count() >= need)
+            .map(|t| (*t).clone()))
+    }
+
     /// Resets the TTL (to `ttl` seconds, which also becomes the TTL the
     /// watchdog renews with) if this owner still holds the lock. False, with
     /// nothing sent, on an object inherited through fork (as `release()`).

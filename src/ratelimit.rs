@@ -6,14 +6,18 @@
 //!   allowed units; an attempt passes if the units in the last `window`
 //!   (strictly newer than now - window) plus its cost fit in `limit`.
 //! - `fixed_window`: a counter per window aligned on multiples of `window`
-//!   since the Unix epoch.
+//!   since the Unix epoch; with option `window_start => 'first_hit'`
+//!   (`FixedWindowFirstHit`), a counter whose window starts with the first
+//!   unit it admits and whose key expires with that window (Laravel's and
+//!   Symfony's fixed window). Its state does not depend on the limit or
+//!   window, so limiters of one name with other settings read it too.
 //! - `token_bucket`: `burst` tokens, refilled continuously at limit/window;
 //!   the bucket's tokens (in exact fractional units) and their time.
 //! - `gcra`: the same decisions as `token_bucket`, stored as one number (the
 //!   theoretical arrival time).
 //!
 //! Key layout: `<prefix><name>:<alg>:{<key>}` with `<alg>` one of `sw`, `fw`,
-//! `tb`, `gcra`. The subject key is the Redis Cluster hash tag, so every
+//! `fwh` (first_hit), `tb`, `gcra`. The subject key is the Redis Cluster hash tag, so every
 //! limiter's state for one subject lands in one slot and `attempt_all` can
 //! touch them in one script.
 pub mod local;
@@ -27,7 +31,14 @@ use crate::scripts;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub const OPTIONS: &[&str] = &["algorithm", "burst", "on_error", "local_block", "prefix"];
+pub const OPTIONS: &[&str] = &[
+    "algorithm",
+    "burst",
+    "on_error",
+    "local_block",
+    "prefix",
+    "window_start",
+];
 
 /// Integers the scripts handle must stay below this (Lua numbers are doubles).
 const SAFE: i128 = 1 << 53;
@@ -39,6 +50,8 @@ const MAX_LIMIT: i64 = 1_000_000_000_000_000;
 pub enum Algorithm {
     SlidingWindow,
     FixedWindow,
+    /// `fixed_window` with `window_start => 'first_hit'`.
+    FixedWindowFirstHit,
     TokenBucket,
     Gcra,
 }
@@ -60,7 +73,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::SlidingWindow => "sliding_window",
-            Algorithm::FixedWindow => "fixed_window",
+            Algorithm::FixedWindow | Algorithm::FixedWindowFirstHit => "fixed_window",
             Algorithm::TokenBucket => "token_bucket",
             Algorithm::Gcra => "gcra",
         }
@@ -72,6 +85,7 @@ impl Algorithm {
             Algorithm::FixedWindow => 2,
             Algorithm::TokenBucket => 3,
             Algorithm::Gcra => 4,
+            Algorithm::FixedWindowFirstHit => 5,
         }
     }
 
@@ -80,6 +94,7 @@ impl Algorithm {
         match self {
             Algorithm::SlidingWindow => "sw",
             Algorithm::FixedWindow => "fw",
+            Algorithm::FixedWindowFirstHit => "fwh",
             Algorithm::TokenBucket => "tb",
             Algorithm::Gcra => "gcra",
         }
@@ -91,6 +106,7 @@ impl Algorithm {
         match self {
             Algorithm::SlidingWindow => &scripts::RL_SW,
             Algorithm::FixedWindow => &scripts::RL_FW,
+            Algorithm::FixedWindowFirstHit => &scripts::RL_ATTEMPT,
             Algorithm::TokenBucket => &scripts::RL_TB,
             Algorithm::Gcra => &scripts::RL_GCRA,
         }
@@ -312,10 +328,24 @@ impl RateLimiter {
                 "RateLimiter: the name must not contain '{' or '}' (the subject key is the Redis Cluster hash tag)",
             ));
         }
-        let alg = match opts.string("algorithm")? {
+        let mut alg = match opts.string("algorithm")? {
             None => Algorithm::SlidingWindow,
             Some(s) => Algorithm::parse(&s)?,
         };
+        if let Some(start) = opts.string("window_start")? {
+            alg = match (alg, start.as_str()) {
+                (Algorithm::FixedWindow, "epoch") => Algorithm::FixedWindow,
+                (Algorithm::FixedWindow, "first_hit") => Algorithm::FixedWindowFirstHit,
+                (Algorithm::FixedWindow, _) => return Err(Error::invalid(format!(
+                    "RateLimiter: option 'window_start' must be 'epoch' or 'first_hit', got '{}'",
+                    conn::shown(start.as_bytes())
+                ))),
+                (other, _) => return Err(Error::invalid(format!(
+                    "RateLimiter: option 'window_start' only applies to 'fixed_window', not '{}'",
+                    other.name()
+                ))),
+            };
+        }
         let burst = match opts.take("burst") {
             None | Some(OptValue::Null) => None,
             Some(OptValue::Int(b)) => Some(b),
@@ -388,16 +418,17 @@ impl RateLimiter {
     }
 
     pub fn attempt(&self, subject: &[u8], cost: i64) -> Result<Outcome> {
-        Self::attempt_all(&[self], subject, cost).map(|(o, _)| o)
+        Self::attempt_all(&[self], &[subject], cost).map(|(o, _)| o)
     }
 
-    /// Checks all `limiters` for `subject` at one instant and consumes `cost`
-    /// from all of them if all allow it, from none otherwise. Returns the
+    /// Checks all `limiters` at one instant and consumes `cost` from all of
+    /// them if all allow it, from none otherwise: for one subject (a single
+    /// element in `subjects`) or for one subject per limiter. Returns the
     /// combined outcome and the index of the limiter it describes (the one
     /// with the least remaining when allowed, the longest wait when refused).
     pub fn attempt_all(
         limiters: &[&RateLimiter],
-        subject: &[u8],
+        subjects: &[&[u8]],
         cost: i64,
     ) -> Result<(Outcome, usize)> {
         let Some(first) = limiters.first() else {
@@ -405,8 +436,16 @@ impl RateLimiter {
                 "RateLimiter::attemptAll: the list of limiters is empty",
             ));
         };
+        if subjects.len() != 1 && subjects.len() != limiters.len() {
+            return Err(Error::invalid(format!(
+                "RateLimiter::attemptAll: a list of keys needs one key per limiter ({} limiters, {} keys)",
+                limiters.len(),
+                subjects.len()
+            )));
+        }
         let mut keys = Vec::with_capacity(limiters.len());
         for (i, l) in limiters.iter().enumerate() {
+            let subject = subjects[if subjects.len() == 1 { 0 } else { i }];
             if l.pool_key != first.pool_key {
                 return Err(Error::invalid(format!(
                     "RateLimiter::attemptAll: all limiters must use the same connection (limiter {i} uses {}, limiter 0 uses {})",
@@ -418,10 +457,22 @@ impl RateLimiter {
             let k = l.key(subject)?;
             if keys.contains(&k) {
                 return Err(Error::invalid(format!(
-                    "RateLimiter::attemptAll: limiter {i} has the same name and algorithm as an earlier one (they would share one state)"
+                    "RateLimiter::attemptAll: limiter {i} has the same name, algorithm and key as an earlier one (they would share one state)"
                 )));
             }
             keys.push(k);
+        }
+        // one script touches every key: on a cluster they must share a slot
+        if matches!(
+            first.dsn.topology.as_deref(),
+            Some(conn::Topology::Cluster { .. })
+        ) {
+            let slot = conn::slot::key_slot(&keys[0]);
+            if let Some(i) = keys.iter().position(|k| conn::slot::key_slot(k) != slot) {
+                return Err(Error::invalid(format!(
+                    "RateLimiter::attemptAll: on a Redis Cluster the keys of one check must hash to one slot, and key {i} does not hash to key 0's (give them a common {{hash tag}})"
+                )));
+            }
         }
         let idents: Vec<Vec<u8>> = limiters
             .iter()

@@ -210,13 +210,19 @@ namespace RedisKit {
      * 'gcra' (the same decisions as token_bucket, stored as one number).
      *
      * Options: `algorithm`; `burst` (int, token_bucket/gcra capacity, default
-     * $limit); `on_error` ('throw' default | 'allow' | 'deny' | 'local': an
+     * $limit); `window_start` (fixed_window only: 'epoch' default, or
+     * 'first_hit': a key's window starts with the first unit admitted for it,
+     * as in Laravel's and Symfony's fixed windows; the key's state then does
+     * not depend on $limit or $window, so a limiter of the same name with other
+     * settings peeks, resets and counts the same state); `on_error` ('throw'
+     * default | 'allow' | 'deny' | 'local': an
      * in-process limiter with the same settings, per worker, while Redis cannot
      * be reached); `local_block` (bool, default true: once a key is refused with
      * retry_after X, this worker refuses it for X without a round trip);
      * `prefix` (string, default ini rediskit.prefix).
      *
-     * Redis keys: `<prefix><name>:<sw|fw|tb|gcra>:{<key>}`, each with a TTL.
+     * Redis keys: `<prefix><name>:<sw|fw|fwh|tb|gcra>:{<key>}` (fwh: first_hit),
+     * each with a TTL.
      *
      * A result: `['allowed' => bool, 'limit' => int, 'remaining' => int,
      * 'retry_after' => float, 'reset_after' => float, 'policy' => string,
@@ -259,19 +265,21 @@ namespace RedisKit {
         public function attempt(string $key, int $cost = 1): array {}
 
         /**
-         * Checks several limiters for $key in one round trip, at one instant:
-         * allowed only if all allow, and then $cost is consumed from all of
-         * them; otherwise from none. The result describes the limiter with the
-         * least remaining (allowed) or the longest retry_after (refused).
-         * @param list<RateLimiter> $limiters On one connection (same DSN), with distinct name/algorithm pairs.
+         * Checks several limiters in one round trip, at one instant: allowed
+         * only if all allow, and then $cost is consumed from all of them;
+         * otherwise from none. The result describes the limiter with the least
+         * remaining (allowed) or the longest retry_after (refused).
+         * @param list<RateLimiter> $limiters On one connection (same DSN); no two with the same name, algorithm and key.
+         * @param string|list<string> $key The key for every limiter, or a list of one key per limiter
+         *   (in the order of $limiters). On a Redis Cluster all keys must hash to one slot.
          * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
-         * @throws \ValueError for an empty list, an element that is not a RateLimiter, limiters on different connections, or a bad $cost.
+         * @throws \ValueError for an empty list, an element that is not a RateLimiter, limiters on different connections,
+         *   a list of keys that does not match the limiters or holds a non-string, keys in different cluster slots, or a bad $cost.
          * @throws \RedisKit\ConnectionException when Redis cannot be reached and a limiter's on_error is 'throw'.
          *
-         * @param string $key
          * @param int $cost
          */
-        public static function attemptAll(array $limiters, string $key, int $cost = 1): array {}
+        public static function attemptAll(array $limiters, string|array $key, int $cost = 1): array {}
 
         /**
          * HTTP response headers for a result, per
@@ -539,6 +547,22 @@ namespace RedisKit {
          *   child's acquire() gave the object a token of its own, until it succeeds).
          */
         public function fencingToken(): ?int {}
+
+        /**
+         * Releases the lock whoever holds it (not only this owner), and wakes the
+         * next waiter; for operators and framework "force release" calls. Ends
+         * this object's lease if it held the lock.
+         * @return bool true if the lock was held (on a majority for Redlock), false if it was free.
+         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+         */
+        public function forceRelease(): bool {}
+
+        /**
+         * The owner token holding the lock now, whoever it is.
+         * @return string|null null when the lock is free (for Redlock: when no token holds a majority).
+         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+         */
+        public function holder(): ?string {}
 
         /**
          * Asks Redis whether this owner (token) holds the lock now.

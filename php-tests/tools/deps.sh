@@ -23,6 +23,11 @@ command -v ip >/dev/null || need+=(iproute2)             # the fault stage: netw
 command -v iptables >/dev/null || need+=(iptables)       # packet loss and partitions,
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 
+# the framework adapters' tests (packages/*): Laravel, with predis as its Redis client
+for p in php-mbstring php-laravel-framework php-predis; do
+  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+
 # make bench / bench-cpu: the framework peers, and callgrind
 if [ "${1:-}" = "--bench" ]; then
   command -v valgrind >/dev/null || need+=(valgrind)

@@ -7,6 +7,9 @@ $src = stream_get_contents(STDIN);
 
 $src = str_replace('mixed $connection = null', 'string|array|null $connection = null', $src);
 $src = str_replace('?array $options = null', 'array $options = []', $src);
+// RateLimiter::attemptAll's $key: one key, or one per limiter (checked in src/php/ratelimit.rs)
+$src = str_replace('attemptAll(array $limiters, mixed $key,', 'attemptAll(array $limiters, string|array $key,', $src);
+$src = preg_replace('/\n\s*\* @param mixed \$key(?=\n)/', '', $src);
 $src = preg_replace('/\n\s*\* @param mixed \$connection(?=\n)/', '', $src);
 $src = preg_replace('/\n\s*\* @param array\|null \$options(?=\n)/', '', $src);
 

@@ -15,24 +15,32 @@ MIRROR=${RK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 common="ca-certificates gcc libc6-dev make clang libclang-dev libfcgi-bin openssl procps zip unzip"
-# platform -> "suite|packages|packages from experimental"
+# the framework adapters' tests (packages/*): Laravel, with predis as its Redis
+# client for cache data (no phpredis build exists for every PHP of the matrix)
+frameworks="php-laravel-framework php-predis"
+# platform -> "suite|packages|packages from experimental|extras": the extras
+# are installed into an existing chroot (no rebuild) when they change
 spec() {
   case "$1" in
-    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools|" ;;
-    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm" ;;
+    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||$frameworks" ;;
+    # php8.5-{mbstring,xml,intl} (experimental, pinned) keep Laravel's
+    # dependencies from pulling in sid's PHP 8.4
+    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm|php8.5-mbstring php8.5-xml php8.5-intl $frameworks" ;;
     *) echo "platform.sh: unknown platform '$1' (known: $(list))" >&2; return 1 ;;
   esac
 }
 list() { echo "trixie sid-php8.5"; }
 
 ensure() {
-  local name=$1 s suite pkgs exp dir stamp want
+  local name=$1 s suite pkgs exp extras dir stamp want
   s=$(spec "$name") || return 1
-  IFS='|' read -r suite pkgs exp <<<"$s"
+  IFS='|' read -r suite pkgs exp extras <<<"$s"
   dir="$RK_CACHE/chroot/$name"
   stamp="$dir/.rediskit-ready"
-  want="$s"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  want="$suite|$pkgs|$exp"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    ensure_extras "$name" "$dir" "$extras"
+    return; fi
   command -v debootstrap >/dev/null || { echo "platform.sh: debootstrap is missing (apt-get install debootstrap)" >&2; return 1; }
   echo "== building the $name chroot ($suite) in $dir"
   local t0=$SECONDS tmp="$dir.tmp"
@@ -64,6 +72,20 @@ ensure() {
   echo "$want" >"$tmp/.rediskit-ready"
   mv "$tmp" "$dir"
   echo "== $name chroot ready in $((SECONDS - t0)) s"
+  ensure_extras "$name" "$dir" "$extras"
+}
+
+# ensure_extras NAME DIR PACKAGES: installs PACKAGES into a built chroot
+# unless its extras stamp says they are there
+ensure_extras() {
+  local name=$1 dir=$2 extras=$3 stamp="$2/.rediskit-extras"
+  [ -z "$extras" ] && return 0
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$extras" ]; then return 0; fi
+  echo "== $name chroot: installing $extras"
+  in_chroot "$dir" bash -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq $extras" \
+    >"$RK_CACHE/chroot/$name.extras.log" 2>&1 \
+    || { tail -30 "$RK_CACHE/chroot/$name.extras.log" >&2; return 1; }
+  echo "$extras" >"$stamp"
 }
 
 # in_chroot DIR CMD...: a private mount namespace, so nothing stays mounted

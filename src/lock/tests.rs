@@ -375,3 +375,48 @@ fn release_and_drop_take_the_lease_off_the_watchdog_board() {
         );
     }
 }
+
+#[test]
+fn force_release_frees_anyones_lock_and_wakes_a_waiter() {
+    let r = ns("force");
+    let a = lock(&r, vec![("ttl", OptValue::Float(30.0))]);
+    let b = lock(&r, vec![("watchdog", OptValue::Bool(false))]);
+    assert_eq!(b.holder().unwrap(), None);
+    assert!(!b.force_release().unwrap(), "nothing to release");
+    assert!(a.acquire(0.0).unwrap());
+    assert_eq!(b.holder().unwrap().as_deref(), Some(&*a.token()));
+    let r2 = r.clone();
+    let t = std::thread::spawn(move || {
+        let c = lock(&r2, vec![("watchdog", OptValue::Bool(false))]);
+        let t0 = Instant::now();
+        let got = c.acquire(20.0).unwrap();
+        (got, t0.elapsed(), c)
+    });
+    // wait for the waiter to be registered, then force the release from b
+    let waiters = aux_key(&r, "waiters");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while int(raw(&[b"ZCARD", &waiters]), "zcard").unwrap() == 0 {
+        assert!(Instant::now() < deadline, "the waiter never registered");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let t0 = Instant::now();
+    assert!(b.force_release().unwrap());
+    let (got, _, c) = t.join().unwrap();
+    assert!(got, "the waiter got the lock");
+    assert!(
+        t0.elapsed() < Duration::from_millis(600),
+        "woken by the force release, not by its 1 s re-check"
+    );
+    assert_eq!(b.holder().unwrap().as_deref(), Some(&*c.token()));
+    assert!(!a.is_acquired().unwrap());
+    assert!(
+        !a.release().unwrap(),
+        "a's lease ended with the force release"
+    );
+    assert!(c.release().unwrap());
+    // the holder's own force release ends its lease and the watchdog's entry
+    assert!(a.acquire(0.0).unwrap());
+    assert!(a.force_release().unwrap());
+    assert_eq!(a.epoch(), 0);
+    assert_eq!(b.holder().unwrap(), None);
+}

@@ -5,7 +5,8 @@
 --
 -- KEYS[i]: the state key of limiter i.
 -- ARGV[1]: N, the number of limiters; then 11 numbers per limiter:
---   alg (1 sliding_window, 2 fixed_window, 3 token_bucket, 4 gcra),
+--   alg (1 sliding_window, 2 fixed_window, 3 token_bucket, 4 gcra,
+--   5 fixed_window from the first hit),
 --   limit, window_us, cost, then p1..p7 (constants computed by src/ratelimit.rs):
 --   token_bucket: p1 L, p2 W, p3 capacity (burst * W), p4 cost * W
 --     (tokens are counted in 1/W units and L of them flow in per microsecond:
@@ -195,6 +196,48 @@ BUILD[2] = function()
   end
 
   return FW
+end
+
+-- fixed_window from the first hit: "<count>", the key expiring with the
+-- window that its first unit started. Nothing in it depends on the limit or
+-- the window: a limiter with other settings reads the same count and time.
+BUILD[5] = function()
+  local FH = {}
+
+  function FH.load(L)
+    local s = { now = REAL_NOW, count = 0, left = cdiv(L.W, 1000) * 1000 }
+    local v = redis.call('GET', L.key)
+    if v then
+      local c = tonumber(string.match(v, '^(%d+)$'))
+      local pt = redis.call('PTTL', L.key)
+      if c and pt > 0 then
+        s.count = c
+        s.left = pt * 1000
+      end
+    end
+    return s
+  end
+
+  function FH.decide(L, s)
+    local r = { remaining = L.limit - s.count, ok = s.count + L.cost <= L.limit, retry = 0, block = 0, reset = 0 }
+    if not r.ok then r.retry = s.left end
+    if s.count + 1 > L.limit then r.block = s.left end
+    if s.count > 0 then r.reset = s.left end
+    return r
+  end
+
+  function FH.commit(L, s, r)
+    if s.count > 0 then
+      redis.call('SET', L.key, fmt(s.count + L.cost), 'KEEPTTL')
+    else
+      -- the key's expiry is the window's end, by definition
+      redis.call('SET', L.key, fmt(L.cost), 'PX', cdiv(L.W, 1000))
+    end
+    r.remaining = r.remaining - L.cost
+    r.reset = s.left
+  end
+
+  return FH
 end
 
 -- token_bucket: hash { n = tokens in 1/W units, t = time of n }; a missing

@@ -21,7 +21,8 @@
 //!   named parameters", as PHP's own variadic functions (`sprintf`, `max`) do.
 //! - `$connection` (declared `mixed` by ext-php-rs) is declared
 //!   `array|string|null` and checked as such, and marked
-//!   `#[\SensitiveParameter]`.
+//!   `#[\SensitiveParameter]`; `RateLimiter::attemptAll`'s `mixed $key` is
+//!   declared `array|string`.
 //!
 //! A wrong argument count is left to the handler, which reports it with
 //! PHP's own `zend_wrong_parameters_count_error`.
@@ -168,11 +169,15 @@ unsafe fn wrap_methods(ce: &ClassEntry, originals: &mut Vec<(usize, Handler)>) {
             let info = unsafe { &mut *f.arg_info.add(i as usize) };
             // SAFETY: internal arg names are NUL-terminated C strings.
             let name = unsafe { CStr::from_ptr(info.name) };
+            if name.to_bytes() == b"key" {
+                // RateLimiter::attemptAll's: one key or a list of them
+                declare_union(info, MAY_BE_STRING | MAY_BE_ARRAY);
+            }
             if CONNECTION_PARAMS
                 .iter()
                 .any(|p| p.as_bytes() == name.to_bytes())
             {
-                declare_connection(info);
+                declare_union(info, MAY_BE_STRING | MAY_BE_ARRAY | MAY_BE_NULL);
                 // SAFETY: as PHP's own zend_add_parameter_attribute (an inline
                 // function) does for an internal function, at startup.
                 unsafe { mark_sensitive(func, i) };
@@ -181,11 +186,14 @@ unsafe fn wrap_methods(ce: &ClassEntry, originals: &mut Vec<(usize, Handler)>) {
     }
 }
 
-/// `mixed $connection = null` becomes `array|string|null $connection = null`.
-fn declare_connection(info: &mut zend_internal_arg_info) {
+/// A `mixed` parameter (what ext-php-rs declares for a `&Zval`) gets the
+/// union `types`: `mixed $connection = null` becomes `array|string|null
+/// $connection = null`, `mixed $key` becomes `array|string $key`. Other
+/// parameters of those names (typed already) are left alone.
+fn declare_union(info: &mut zend_internal_arg_info, types: u32) {
     let mask = info.type_.type_mask;
     if mask & MAY_BE_MASK & MAY_BE_ANY == MAY_BE_ANY && info.type_.ptr.is_null() {
-        info.type_.type_mask = (mask & !MAY_BE_MASK) | MAY_BE_STRING | MAY_BE_ARRAY | MAY_BE_NULL;
+        info.type_.type_mask = (mask & !MAY_BE_MASK) | types;
     }
 }
 

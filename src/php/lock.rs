@@ -72,6 +72,22 @@ impl RedisLock {
         self.inner.release().map_err(throw)
     }
 
+    /// Releases the lock whoever holds it (not only this owner), and wakes the
+    /// next waiter; for operators and framework "force release" calls. Ends
+    /// this object's lease if it held the lock.
+    /// @return bool true if the lock was held (on a majority for Redlock), false if it was free.
+    /// @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+    pub fn force_release(&self) -> PhpResult<bool> {
+        self.inner.force_release().map_err(throw)
+    }
+
+    /// The owner token holding the lock now, whoever it is.
+    /// @return string|null null when the lock is free (for Redlock: when no token holds a majority).
+    /// @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+    pub fn holder(&self) -> PhpResult<Option<Binary<u8>>> {
+        Ok(self.inner.holder().map_err(throw)?.map(Binary::from))
+    }
+
     /// Resets the lock's TTL if this owner still holds it.
     /// @param float|null $ttl Seconds (> 0); null for the ttl option. It also becomes the TTL the watchdog renews with.
     /// @return bool true if still the owner and renewed; false in a process forked

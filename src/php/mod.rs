@@ -260,6 +260,10 @@ pub fn value_error(msg: impl Into<String>) -> PhpException {
     PhpException::new(no_nul(msg.into()), 0, ce::value_error())
 }
 
+pub fn type_error(msg: impl Into<String>) -> PhpException {
+    PhpException::new(no_nul(msg.into()), 0, ce::type_error())
+}
+
 /// Longest message thrown; a longer one is cut (and says how long it was).
 const MESSAGE_MAX: usize = 2048;
 

@@ -2,8 +2,8 @@
 //! `RedisKit\RateLimiter`: argument checks and PHP arrays around
 //! `crate::ratelimit`.
 use super::{
-    array_entries, bytes_of, connection_arg, keys, options_arg, settings, throw, type_name,
-    value_error, Bytes, Key,
+    array_entries, bytes_of, connection_arg, keys, options_arg, settings, throw, type_error,
+    type_name, value_error, Bytes, Key,
 };
 use crate::conn::shown;
 use crate::ratelimit::{self, HeaderInput, Outcome};
@@ -23,13 +23,19 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 /// 'gcra' (the same decisions as token_bucket, stored as one number).
 ///
 /// Options: `algorithm`; `burst` (int, token_bucket/gcra capacity, default
-/// $limit); `on_error` ('throw' default | 'allow' | 'deny' | 'local': an
+/// $limit); `window_start` (fixed_window only: 'epoch' default, or
+/// 'first_hit': a key's window starts with the first unit admitted for it,
+/// as in Laravel's and Symfony's fixed windows; the key's state then does
+/// not depend on $limit or $window, so a limiter of the same name with other
+/// settings peeks, resets and counts the same state); `on_error` ('throw'
+/// default | 'allow' | 'deny' | 'local': an
 /// in-process limiter with the same settings, per worker, while Redis cannot
 /// be reached); `local_block` (bool, default true: once a key is refused with
 /// retry_after X, this worker refuses it for X without a round trip);
 /// `prefix` (string, default ini rediskit.prefix).
 ///
-/// Redis keys: `<prefix><name>:<sw|fw|tb|gcra>:{<key>}`, each with a TTL.
+/// Redis keys: `<prefix><name>:<sw|fw|fwh|tb|gcra>:{<key>}` (fwh: first_hit),
+/// each with a TTL.
 ///
 /// A result: `['allowed' => bool, 'limit' => int, 'remaining' => int,
 /// 'retry_after' => float, 'reset_after' => float, 'policy' => string,
@@ -146,20 +152,59 @@ impl RateLimiter {
         self.inner.reset(&key.0).map_err(throw)
     }
 
-    /// Checks several limiters for $key in one round trip, at one instant:
-    /// allowed only if all allow, and then $cost is consumed from all of
-    /// them; otherwise from none. The result describes the limiter with the
-    /// least remaining (allowed) or the longest retry_after (refused).
-    /// @param list<RateLimiter> $limiters On one connection (same DSN), with distinct name/algorithm pairs.
+    /// Checks several limiters in one round trip, at one instant: allowed
+    /// only if all allow, and then $cost is consumed from all of them;
+    /// otherwise from none. The result describes the limiter with the least
+    /// remaining (allowed) or the longest retry_after (refused).
+    /// @param list<RateLimiter> $limiters On one connection (same DSN); no two with the same name, algorithm and key.
+    /// @param string|list<string> $key The key for every limiter, or a list of one key per limiter
+    ///   (in the order of $limiters). On a Redis Cluster all keys must hash to one slot.
     /// @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
-    /// @throws \ValueError for an empty list, an element that is not a RateLimiter, limiters on different connections, or a bad $cost.
+    /// @throws \ValueError for an empty list, an element that is not a RateLimiter, limiters on different connections,
+    ///   a list of keys that does not match the limiters or holds a non-string, keys in different cluster slots, or a bad $cost.
     /// @throws \RedisKit\ConnectionException when Redis cannot be reached and a limiter's on_error is 'throw'.
     #[php(defaults(cost = 1))]
     pub fn attempt_all(
         limiters: &ZendHashTable,
-        key: Bytes,
+        key: &Zval,
         cost: i64,
     ) -> PhpResult<ZBox<ZendHashTable>> {
+        let keys: Vec<Vec<u8>> = match key.array() {
+            Some(arr) => {
+                let mut out = Vec::with_capacity(arr.len());
+                for (k, v) in array_entries(arr) {
+                    let Some(b) = bytes_of(v.dereference()) else {
+                        let at = match k {
+                            Key::Int(i) => i.to_string(),
+                            Key::Bytes(b) => format!("'{}'", shown(&b)),
+                        };
+                        return Err(value_error(format!(
+                            "RateLimiter::attemptAll: $key element {at} is not a string ({} given)",
+                            type_name(v)
+                        )));
+                    };
+                    out.push(b);
+                }
+                out
+            }
+            None => match bytes_of(key.dereference()) {
+                Some(b) => vec![b],
+                None => {
+                    return Err(type_error(format!(
+                        "RateLimiter::attemptAll(): Argument #2 ($key) must be of type array|string, {} given",
+                        type_name(key)
+                    )))
+                }
+            },
+        };
+        if key.array().is_some() && keys.len() != limiters.len() {
+            return Err(value_error(format!(
+                "RateLimiter::attemptAll: a list of keys needs one key per limiter ({} limiters, {} keys)",
+                limiters.len(),
+                keys.len()
+            )));
+        }
+        let subjects: Vec<&[u8]> = keys.iter().map(|k| k.as_slice()).collect();
         let mut list: Vec<&ratelimit::RateLimiter> = Vec::with_capacity(limiters.len());
         for (k, v) in array_entries(limiters) {
             let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v.dereference()) else {
@@ -174,7 +219,7 @@ impl RateLimiter {
             };
             list.push(&obj.inner);
         }
-        let (o, i) = ratelimit::RateLimiter::attempt_all(&list, &key.0, cost).map_err(throw)?;
+        let (o, i) = ratelimit::RateLimiter::attempt_all(&list, &subjects, cost).map_err(throw)?;
         let l = list
             .get(i)
             .or(list.first())

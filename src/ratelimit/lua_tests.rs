@@ -99,6 +99,9 @@ fn random_state(p: &Params, rng: &mut Rng, base: i64, cost: i64) -> Option<State
                 count,
             }
         }
+        // its state is a count and the key's TTL (whole milliseconds): not a
+        // time this test can shift; fixed_window_first_hit_matches_its_rules covers it
+        Algorithm::FixedWindowFirstHit => panic!("first_hit is not in the model cases"),
         Algorithm::TokenBucket => {
             let cap = p.burst as i128 * p.w_red as i128;
             let n = if edge {
@@ -134,6 +137,7 @@ fn write_state(dsn: &Dsn, key: &[u8], p: &Params, s: &Option<State>) {
                 &cmd(&[b"SET", key, format!("{idx}:{count}").as_bytes()]),
             );
         }
+        State::FirstHit { .. } => panic!("first_hit is not in the model cases"),
         State::Bucket { n, t } => {
             run(
                 dsn,
@@ -187,6 +191,7 @@ fn model_text(p: &Params, s: &Option<State>) -> Option<String> {
                 .join(" "),
         ),
         State::Fixed { idx, count } => Some(format!("{idx}:{count}")),
+        State::FirstHit { count, .. } => Some(format!("{count}")),
         State::Bucket { n, t } => Some(format!("{n} {t}")),
         State::Gcra { tat } => {
             let l = p.l_red as i128;
@@ -307,4 +312,41 @@ fn scripts_match_the_model_exactly() {
     }
     run(&dsn, &cmd(&[b"DEL", &key]));
     assert!(checked > 2500);
+}
+
+/// first_hit on the server: a window starts with the first unit admitted and
+/// ends with the key's expiry (whole milliseconds); limiters with another
+/// limit or window share the state; a window that ran out starts over.
+#[test]
+fn fixed_window_first_hit_matches_its_rules() {
+    let dsn = test_dsn();
+    let key = format!("rkcargo:{}:rlfh:{{k}}", std::process::id()).into_bytes();
+    run(&dsn, &cmd(&[b"DEL", &key]));
+    let p = Params::new(Algorithm::FixedWindowFirstHit, 3, 0.25, None).unwrap();
+    let big = Params::new(Algorithm::FixedWindowFirstHit, 1000, 3600.0, None).unwrap();
+    let c = call(&dsn, &key, &p, 2, &scripts::RL_ATTEMPT);
+    assert!(c.ok && c.remaining == 1 && c.reset_us == 250_000, "{c:?}");
+    let pttl = conn::int(run(&dsn, &cmd(&[b"PTTL", &key])), "pttl").unwrap();
+    assert!(pttl > 0 && pttl <= 250, "{pttl}");
+    // another limit and window: the same count, the same end
+    let c = call(&dsn, &key, &big, 1, &scripts::RL_PEEK);
+    assert!(c.ok && c.remaining == 998 && c.reset_us <= 250_000, "{c:?}");
+    let c = call(&dsn, &key, &p, 2, &scripts::RL_ATTEMPT);
+    assert!(
+        !c.ok && c.remaining == 1 && c.retry_us > 0 && c.retry_us <= 250_000,
+        "{c:?}"
+    );
+    let c = call(&dsn, &key, &big, 5, &scripts::RL_ATTEMPT);
+    assert!(c.ok && c.remaining == 993, "{c:?}");
+    assert_eq!(read_state(&dsn, &key, &p).as_deref(), Some("7"));
+    assert!(conn::int(run(&dsn, &cmd(&[b"PTTL", &key])), "pttl").unwrap() <= 250);
+    // the key expires with the window; the next unit starts a new one
+    let deadline = Instant::now() + std::time::Duration::from_secs(10);
+    while conn::int(run(&dsn, &cmd(&[b"EXISTS", &key])), "exists").unwrap() == 1 {
+        assert!(Instant::now() < deadline, "the window's key never expired");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let c = call(&dsn, &key, &p, 1, &scripts::RL_ATTEMPT);
+    assert!(c.ok && c.remaining == 2 && c.reset_us == 250_000, "{c:?}");
+    run(&dsn, &cmd(&[b"DEL", &key]));
 }

@@ -14,6 +14,8 @@ pub enum State {
     },
     /// Window index (time / window) and units used in it.
     Fixed { idx: i64, count: i64 },
+    /// first_hit: the window's start (µs) and units used in it.
+    FirstHit { start: i64, count: i64 },
     /// Tokens in 1/W units (`W` = window_us / gcd) at time `t`.
     Bucket { n: i128, t: i64 },
     /// Theoretical arrival time in 1/L microseconds (`L` = limit / gcd).
@@ -49,6 +51,7 @@ pub fn check(p: &Params, state: &mut Option<State>, now_us: i64, cost: i64, comm
     let mut c = match p.alg {
         Algorithm::SlidingWindow => sliding(p, state, now_us, cost, commit),
         Algorithm::FixedWindow => fixed(p, state, now_us, cost, commit),
+        Algorithm::FixedWindowFirstHit => first_hit(p, state, now_us, cost, commit),
         Algorithm::TokenBucket => bucket(p, state, now_us, cost, commit),
         Algorithm::Gcra => gcra(p, state, now_us, cost, commit),
     };
@@ -127,6 +130,40 @@ fn sliding(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: b
         c.reset_us = p.window_us;
     }
     shifted(c, eff, now)
+}
+
+/// A window that starts with the first unit admitted: `[start, start + window)`.
+fn first_hit(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: bool) -> Check {
+    let (start, count) = match state {
+        Some(State::FirstHit { start, count }) if now < *start + p.window_us => (*start, *count),
+        _ => (now, 0),
+    };
+    let left = start + p.window_us - now;
+    let mut c = Check {
+        ok: count + cost <= p.limit,
+        remaining: p.limit - count,
+        retry_us: 0,
+        reset_us: 0,
+        block_us: 0,
+    };
+    if !c.ok {
+        c.retry_us = left;
+    }
+    if count + 1 > p.limit {
+        c.block_us = left;
+    }
+    if count > 0 {
+        c.reset_us = left;
+    }
+    if c.ok && commit {
+        *state = Some(State::FirstHit {
+            start,
+            count: count + cost,
+        });
+        c.remaining -= cost;
+        c.reset_us = left;
+    }
+    c
 }
 
 fn fixed(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: bool) -> Check {
@@ -242,6 +279,7 @@ pub fn idle_after(p: &Params, state: &State) -> i64 {
     match state {
         State::Sliding { log, .. } => log.back().map_or(0, |&(t, _)| t + p.window_us),
         State::Fixed { idx, .. } => (idx + 1) * p.window_us,
+        State::FirstHit { start, .. } => start + p.window_us,
         State::Bucket { n, t } => {
             let cap = p.burst as i128 * p.w_red as i128;
             t + narrow(ceil_div(cap - n, p.l_red as i128))
@@ -258,9 +296,10 @@ mod tests {
         Params::new(alg, limit, window, burst).unwrap()
     }
 
-    const ALL: [Algorithm; 4] = [
+    const ALL: [Algorithm; 5] = [
         Algorithm::SlidingWindow,
         Algorithm::FixedWindow,
+        Algorithm::FixedWindowFirstHit,
         Algorithm::TokenBucket,
         Algorithm::Gcra,
     ];
@@ -297,6 +336,29 @@ mod tests {
     }
 
     /// Trying again exactly retry_after later passes; one microsecond earlier does not.
+    /// first_hit: the window is [first admitted unit, + window), and the
+    /// next unit after it starts a new one.
+    #[test]
+    fn first_hit_window_starts_with_its_first_unit() {
+        let p = params(Algorithm::FixedWindowFirstHit, 2, 1.0, None);
+        let mut s = None;
+        let t0 = 1_700_000_000_123_457;
+        let c = check(&p, &mut s, t0, 1, true);
+        assert!(c.ok && c.remaining == 1 && c.reset_us == 1_000_000, "{c:?}");
+        assert!(check(&p, &mut s, t0 + 400_000, 1, true).ok);
+        let c = check(&p, &mut s, t0 + 999_999, 1, true);
+        assert!(!c.ok && c.retry_us == 1 && c.reset_us == 1, "{c:?}");
+        let c = check(&p, &mut s, t0 + 1_000_000, 2, true);
+        assert!(c.ok && c.remaining == 0 && c.reset_us == 1_000_000, "{c:?}");
+        assert_eq!(
+            s,
+            Some(State::FirstHit {
+                start: t0 + 1_000_000,
+                count: 2
+            })
+        );
+    }
+
     #[test]
     fn retry_after_is_exact() {
         let mut rng = Rng(0x9e3779b97f4a7c15);
