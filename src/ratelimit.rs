@@ -106,7 +106,7 @@ impl Algorithm {
         match self {
             Algorithm::SlidingWindow => &scripts::RL_SW,
             Algorithm::FixedWindow => &scripts::RL_FW,
-            Algorithm::FixedWindowFirstHit => &scripts::RL_ATTEMPT,
+            Algorithm::FixedWindowFirstHit => &scripts::RL_FWH,
             Algorithm::TokenBucket => &scripts::RL_TB,
             Algorithm::Gcra => &scripts::RL_GCRA,
         }
@@ -336,14 +336,18 @@ impl RateLimiter {
             alg = match (alg, start.as_str()) {
                 (Algorithm::FixedWindow, "epoch") => Algorithm::FixedWindow,
                 (Algorithm::FixedWindow, "first_hit") => Algorithm::FixedWindowFirstHit,
-                (Algorithm::FixedWindow, _) => return Err(Error::invalid(format!(
+                (Algorithm::FixedWindow, _) => {
+                    return Err(Error::invalid(format!(
                     "RateLimiter: option 'window_start' must be 'epoch' or 'first_hit', got '{}'",
                     conn::shown(start.as_bytes())
-                ))),
-                (other, _) => return Err(Error::invalid(format!(
+                )))
+                }
+                (other, _) => {
+                    return Err(Error::invalid(format!(
                     "RateLimiter: option 'window_start' only applies to 'fixed_window', not '{}'",
                     other.name()
-                ))),
+                )))
+                }
             };
         }
         let burst = match opts.take("burst") {

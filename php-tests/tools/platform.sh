@@ -111,7 +111,7 @@ in_chroot() {
     exec chroot "$RK_DIR" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
       PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       CARGO_TARGET_DIR=/rk/target CARGO_TERM_COLOR=never RK_PLATFORM="${RK_PLATFORM:-}" \
-      CI="${CI:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
+      CI="${CI:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
   ' rk "$@"
 }
 

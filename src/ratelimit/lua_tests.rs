@@ -319,24 +319,31 @@ fn scripts_match_the_model_exactly() {
 /// limit or window share the state; a window that ran out starts over.
 #[test]
 fn fixed_window_first_hit_matches_its_rules() {
+    // the general script and the single-limiter one
+    for script in [&scripts::RL_ATTEMPT, &scripts::RL_FWH] {
+        first_hit_rules(script);
+    }
+}
+
+fn first_hit_rules(attempt: &conn::Script) {
     let dsn = test_dsn();
     let key = format!("rkcargo:{}:rlfh:{{k}}", std::process::id()).into_bytes();
     run(&dsn, &cmd(&[b"DEL", &key]));
     let p = Params::new(Algorithm::FixedWindowFirstHit, 3, 0.25, None).unwrap();
     let big = Params::new(Algorithm::FixedWindowFirstHit, 1000, 3600.0, None).unwrap();
-    let c = call(&dsn, &key, &p, 2, &scripts::RL_ATTEMPT);
+    let c = call(&dsn, &key, &p, 2, attempt);
     assert!(c.ok && c.remaining == 1 && c.reset_us == 250_000, "{c:?}");
     let pttl = conn::int(run(&dsn, &cmd(&[b"PTTL", &key])), "pttl").unwrap();
     assert!(pttl > 0 && pttl <= 250, "{pttl}");
     // another limit and window: the same count, the same end
     let c = call(&dsn, &key, &big, 1, &scripts::RL_PEEK);
     assert!(c.ok && c.remaining == 998 && c.reset_us <= 250_000, "{c:?}");
-    let c = call(&dsn, &key, &p, 2, &scripts::RL_ATTEMPT);
+    let c = call(&dsn, &key, &p, 2, attempt);
     assert!(
         !c.ok && c.remaining == 1 && c.retry_us > 0 && c.retry_us <= 250_000,
         "{c:?}"
     );
-    let c = call(&dsn, &key, &big, 5, &scripts::RL_ATTEMPT);
+    let c = call(&dsn, &key, &big, 5, attempt);
     assert!(c.ok && c.remaining == 993, "{c:?}");
     assert_eq!(read_state(&dsn, &key, &p).as_deref(), Some("7"));
     assert!(conn::int(run(&dsn, &cmd(&[b"PTTL", &key])), "pttl").unwrap() <= 250);
@@ -346,7 +353,7 @@ fn fixed_window_first_hit_matches_its_rules() {
         assert!(Instant::now() < deadline, "the window's key never expired");
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    let c = call(&dsn, &key, &p, 1, &scripts::RL_ATTEMPT);
+    let c = call(&dsn, &key, &p, 1, attempt);
     assert!(c.ok && c.remaining == 2 && c.reset_us == 250_000, "{c:?}");
     run(&dsn, &cmd(&[b"DEL", &key]));
 }

@@ -1,0 +1,33 @@
+<?php
+
+// rediskit's connection for Laravel (php artisan vendor:publish --tag=rediskit-config).
+//
+// 'connection' is what the extension's classes take:
+//   - a DSN: redis://[user:password@]host:port[/db], rediss://... (TLS), unix:///path.sock
+//   - a list of 3 or more DSNs of independent masters: Redlock (locks only)
+//   - ['cluster' => [DSN, ...]] or ['sentinel' => [DSN, ...], 'service' => 'mymaster']
+// REDISKIT_CONNECTION takes a DSN, or any of these as JSON.
+// Nothing here connects while the application boots: the first lock, limiter
+// or queue call does (and the connection then persists across requests).
+
+$connection = env('REDISKIT_CONNECTION', env('REDIS_URL', 'redis://127.0.0.1:6379'));
+if (is_string($connection) && in_array(substr(ltrim($connection), 0, 1), ['[', '{'], true)) {
+    $connection = json_decode($connection, true, 16, JSON_THROW_ON_ERROR);
+}
+
+return [
+    'connection' => $connection,
+
+    // put before every key rediskit writes (locks also carry the cache store's prefix)
+    'prefix' => env('REDISKIT_PREFIX', ''),
+
+    // RedisKit\RateLimiter options of the RateLimiter facade and the throttle
+    // middleware: on_error ('throw', 'allow', 'deny' or 'local': what a check
+    // answers while Redis cannot be reached) and local_block (true: a worker
+    // refuses a key it was refused for without asking Redis until the
+    // retry-after; then RateLimiter::clear() reaches other workers late)
+    'limiter' => [
+        'on_error' => env('REDISKIT_LIMITER_ON_ERROR', 'throw'),
+        'local_block' => (bool) env('REDISKIT_LIMITER_LOCAL_BLOCK', false),
+    ],
+];
