@@ -1,0 +1,152 @@
+<?php
+// packages/laravel (rediskit/laravel) against Laravel's own Redis code, both
+// through Laravel's APIs in one booted application (Debian's Laravel, Laravel's
+// Redis connections on phpredis as apps run them): Cache::lock() cycles and
+// handoffs (rediskit store vs Laravel's redis store), the throttle middleware
+// (RedisKit\Laravel\ThrottleRequests vs ThrottleRequestsWithRedis and the
+// cache-backed ThrottleRequests), and queue push / pop (connector rediskit vs
+// Laravel's RedisQueue).
+require __DIR__ . '/_common.inc';
+putenv('REDIS_URL=' . bench_url());
+require __DIR__ . '/../packages/laravel/tests/_laravel.inc';
+
+use Illuminate\Cache\RateLimiting\Limit;
+use Illuminate\Http\Request;
+use Illuminate\Support\Facades\Cache;
+use Illuminate\Support\Facades\RateLimiter;
+
+$p = parse_url(bench_url());
+$app = rk_app([
+    'database.redis' => ['client' => 'phpredis', 'options' => ['prefix' => ''],
+        'default' => ['host' => $p['host'] ?? '127.0.0.1', 'port' => $p['port'] ?? 6379, 'database' => 0],
+        'lat' => ['host' => $p['host'] ?? '127.0.0.1', 'port' => $p['port'] ?? 6379, 'database' => 0]],
+    'queue.connections.redis' => ['driver' => 'redis', 'connection' => 'default', 'queue' => 'bench', 'retry_after' => 90, 'block_for' => null],
+    'queue.connections.rediskit' => ['driver' => 'rediskit', 'queue' => 'bench', 'retry_after' => 90, 'block_for' => 0],
+]);
+$lv = 'Laravel ' . rk_laravel_version();
+
+// ---- locks
+$cycle = fn(string $store) => function () use ($store) {
+    $l = Cache::store($store)->lock('bench-cycle', 10);
+    $l->get();
+    $l->release();
+};
+$best = ['rk' => 0, 'lv' => 0];
+for ($i = 0; $i < 5; $i++) {
+    $best['rk'] = max($best['rk'], bench_ops($cycle('rediskit'), 0.3));
+    $best['lv'] = max($best['lv'], bench_ops($cycle('redis'), 0.3));
+}
+bench_row("$lv Cache::lock() cycle (lock + get + release): store rediskit vs store redis (PhpRedisLock)", $best['rk'], $best['lv']);
+
+/** ms from release() to the waiter's block() returning, $n rounds, one waiter process */
+function handoff(string $store, int $n): array
+{
+    $raw = new RkRaw();
+    $ns = rk_ns() . "ho:$store:";
+    $lags = [];
+    for ($i = 0; $i < $n; $i++) {
+        $holder = Cache::store($store)->lock('bench-handoff', 30);
+        $holder->get();
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            $r = new RkRaw();
+            $r->cmd('SET', "{$ns}waiting", '1');
+            Cache::store($store)->lock('bench-handoff', 30)->block(10, function () use ($r, $ns) {
+                $r->cmd('SET', "{$ns}got", sprintf('%.6f', microtime(true)));
+            });
+            exit(0);
+        }
+        while ($raw->cmd('GET', "{$ns}waiting") !== '1') usleep(500);
+        usleep(20000);                       // the waiter is inside block() by now
+        $t = microtime(true);
+        $holder->release();
+        pcntl_waitpid($pid, $st);
+        $lags[] = ((float)$raw->cmd('GET', "{$ns}got") - $t) * 1000;
+        $raw->cmd('DEL', "{$ns}waiting", "{$ns}got");
+    }
+    return $lags;
+}
+$rk = handoff('rediskit', 40);
+$lvh = handoff('redis', 20);
+bench_info(sprintf('%s Cache::lock()->block() handoff, release to the waiter holding it: store rediskit p50 %.2f ms, p99 %.2f ms (40 rounds); store redis (polls every 250 ms) p50 %.1f ms, p99 %.1f ms (20 rounds)',
+    $lv, bench_pct($rk, 50), bench_pct($rk, 99), bench_pct($lvh, 50), bench_pct($lvh, 99)));
+
+// ---- throttle middleware, an allowed request (named limiter, one Limit)
+RateLimiter::for('bench', fn() => Limit::perMinute(100000000)->by('bench-user'));
+$request = Request::create('/bench');
+$next = fn() => new Illuminate\Http\Response('ok');
+$rkMw = $app->make(RedisKit\Laravel\ThrottleRequests::class);
+$laravelLimiter = function () {
+    $l = new Illuminate\Cache\RateLimiter(Cache::store('redis'));
+    $l->for('bench', fn() => Limit::perMinute(100000000)->by('bench-user'));
+    return $l;
+};
+$lvRedisMw = new Illuminate\Routing\Middleware\ThrottleRequestsWithRedis($laravelLimiter(), $app['redis']);
+$lvCacheMw = new Illuminate\Routing\Middleware\ThrottleRequests($laravelLimiter());
+$mw = fn($m) => fn() => $m->handle($request, $next, 'bench');
+$best = ['rk' => 0, 'redis' => 0, 'cache' => 0];
+for ($i = 0; $i < 5; $i++) {
+    $best['rk'] = max($best['rk'], bench_ops($mw($rkMw), 0.3));
+    $best['redis'] = max($best['redis'], bench_ops($mw($lvRedisMw), 0.3));
+    $best['cache'] = max($best['cache'], bench_ops($mw($lvCacheMw), 0.3));
+}
+bench_row("$lv throttle middleware, allowed request: RedisKit\\Laravel\\ThrottleRequests vs ThrottleRequestsWithRedis", $best['rk'], $best['redis']);
+bench_row("$lv throttle middleware, allowed request: RedisKit\\Laravel\\ThrottleRequests vs ThrottleRequests (cache RateLimiter, redis store)", $best['rk'], $best['cache']);
+
+// ---- queue: pushRaw, then pop + delete
+$payload = json_encode(['uuid' => 'b', 'id' => 'b', 'attempts' => 0, 'displayName' => 'BenchJob', 'job' => 'Illuminate\\Queue\\CallQueuedHandler@call', 'maxTries' => null, 'timeout' => null, 'data' => ['commandName' => 'BenchJob', 'command' => 'x']]);
+$n = 5000;
+$rates = [];
+foreach (['rediskit', 'redis'] as $c) {
+    $q = $app['queue']->connection($c);
+    $q->clear('bench');
+    $rates[$c]['push'] = bench_once(function () use ($q, $payload, $n) { for ($i = 0; $i < $n; $i++) $q->pushRaw($payload, 'bench'); }, $n);
+    $rates[$c]['pop'] = bench_once(function () use ($q, $n) { for ($i = 0; $i < $n; $i++) { $q->pop('bench')->delete(); } }, $n);
+    $rates[$c]['left'] = $q->size('bench');
+}
+bench_row("$lv queue pushRaw: connection rediskit vs RedisQueue (phpredis)", $rates['rediskit']['push'], $rates['redis']['push']);
+bench_row("$lv queue pop + delete: connection rediskit vs RedisQueue (phpredis)", $rates['rediskit']['pop'], $rates['redis']['pop']);
+if ($rates['rediskit']['left'] || $rates['redis']['left']) fwrite(STDERR, "bench/laravel.php: jobs left behind\n");
+
+// ---- delayed jobs: how late an idle consumer (blocked in pop()) gets them
+/** ms between each job's due time and pop() returning it; 100 jobs due 10 ms apart */
+function lateness(string $connection): array
+{
+    global $app;
+    $raw = new RkRaw();
+    $key = rk_ns() . 'lat:' . $connection;
+    // each process resolves the connection itself (a socket is not shared across fork)
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        $q = $app['queue']->connection($connection);
+        $r = new RkRaw();
+        $end = microtime(true) + 4.0;
+        $got = 0;
+        while ($got < 100 && microtime(true) < $end) {
+            $job = $q->pop('lat');
+            if (!$job) continue;
+            $now = microtime(true);
+            $r->cmd('RPUSH', $key, sprintf('%.3f', ($now - json_decode($job->getRawBody(), true)['due']) * 1000));
+            $job->delete();
+            $got++;
+        }
+        exit(0);
+    }
+    usleep(300000);                              // the consumer is waiting in pop()
+    $q = $app['queue']->connection($connection);
+    $t0 = microtime(true) + 0.5;
+    for ($i = 0; $i < 100; $i++) {
+        $due = $t0 + $i * 0.01;
+        $body = json_encode(['uuid' => "l$i", 'id' => "l$i", 'attempts' => 0, 'job' => 'x', 'data' => [], 'due' => $due]);
+        $q->pushRaw($body, 'lat', ['delay' => $due - microtime(true)]);
+    }
+    pcntl_waitpid($pid, $st);
+    $lags = array_map('floatval', $raw->cmd('LRANGE', $key, '0', '-1'));
+    return count($lags) === 100 ? $lags : [NAN];
+}
+$app['config']->set('queue.connections.rediskit-wait', ['block_for' => 1] + $app['config']->get('queue.connections.rediskit'));
+$app['config']->set('queue.connections.redis-wait', ['block_for' => 1, 'connection' => 'lat'] + $app['config']->get('queue.connections.redis'));
+$rk = lateness('rediskit-wait');
+$lvl = lateness('redis-wait');
+bench_info(sprintf('%s delayed jobs (100, due 10 ms apart), an idle consumer blocked in pop() with block_for 1, ms from the due time to pop() returning the job (negative: early): connection rediskit p50 %.2f, p99 %.2f, min %.2f, max %.2f; RedisQueue (due times in whole seconds of the app clock, moved when pop() runs) p50 %.1f, p99 %.1f, min %.1f, max %.1f',
+    $lv, bench_pct($rk, 50), bench_pct($rk, 99), min($rk), max($rk), bench_pct($lvl, 50), bench_pct($lvl, 99), min($lvl), max($lvl)));
