@@ -126,7 +126,7 @@ function lateness(string $connection): array
             $job = $q->pop('lat');
             if (!$job) continue;
             $now = microtime(true);
-            $r->cmd('RPUSH', $key, sprintf('%.3f', ($now - json_decode($job->getRawBody(), true)['due']) * 1000));
+            $r->cmd('RPUSH', $key, sprintf('%.3f', ($now - json_decode($job->getRawBody(), true)['data']['due']) * 1000));
             $job->delete();
             $got++;
         }
@@ -137,8 +137,7 @@ function lateness(string $connection): array
     $t0 = microtime(true) + 0.5;
     for ($i = 0; $i < 100; $i++) {
         $due = $t0 + $i * 0.01;
-        $body = json_encode(['uuid' => "l$i", 'id' => "l$i", 'attempts' => 0, 'job' => 'x', 'data' => [], 'due' => $due]);
-        $q->pushRaw($body, 'lat', ['delay' => $due - microtime(true)]);
+        $q->later($due - microtime(true), 'BenchJob', ['due' => $due], 'lat');
     }
     pcntl_waitpid($pid, $st);
     $lags = array_map('floatval', $raw->cmd('LRANGE', $key, '0', '-1'));
