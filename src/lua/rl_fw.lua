@@ -27,10 +27,5 @@ if count + cost <= limit then
   if rest < 0 then rest = 0 end
   return { 1, rest, 0, left, 0 }
 end
-local rest = limit - count
-if rest < 0 then rest = 0 end
-local block = 0
-if count + 1 > limit then block = left end
-local reset = 0
-if count > 0 then reset = left end
-return { 0, rest, left, reset, block }
+--!include _rl_window_refused.lua
+return refused(limit, count, left)

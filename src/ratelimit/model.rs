@@ -138,30 +138,12 @@ fn first_hit(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit:
         Some(State::FirstHit { start, count }) if now < *start + p.window_us => (*start, *count),
         _ => (now, 0),
     };
-    let left = start + p.window_us - now;
-    let mut c = Check {
-        ok: count + cost <= p.limit,
-        remaining: p.limit - count,
-        retry_us: 0,
-        reset_us: 0,
-        block_us: 0,
-    };
-    if !c.ok {
-        c.retry_us = left;
-    }
-    if count + 1 > p.limit {
-        c.block_us = left;
-    }
-    if count > 0 {
-        c.reset_us = left;
-    }
+    let c = window_check(p, count, cost, start + p.window_us - now, commit);
     if c.ok && commit {
         *state = Some(State::FirstHit {
             start,
             count: count + cost,
         });
-        c.remaining -= cost;
-        c.reset_us = left;
     }
     c
 }
@@ -179,7 +161,19 @@ fn fixed(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: boo
             count = *sc;
         }
     }
-    let left = (idx + 1) * p.window_us - eff;
+    let c = window_check(p, count, cost, (idx + 1) * p.window_us - eff, commit);
+    if c.ok && commit {
+        *state = Some(State::Fixed {
+            idx,
+            count: count + cost,
+        });
+    }
+    shifted(c, eff, now)
+}
+
+/// Both fixed windows: the verdict with `count` units used and `left` µs of
+/// the window to run (the caller stores the units when allowed and `commit`).
+fn window_check(p: &Params, count: i64, cost: i64, left: i64, commit: bool) -> Check {
     let mut c = Check {
         ok: count + cost <= p.limit,
         remaining: p.limit - count,
@@ -197,14 +191,10 @@ fn fixed(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: boo
         c.reset_us = left;
     }
     if c.ok && commit {
-        *state = Some(State::Fixed {
-            idx,
-            count: count + cost,
-        });
         c.remaining -= cost;
         c.reset_us = left;
     }
-    shifted(c, eff, now)
+    c
 }
 
 fn bucket(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: bool) -> Check {
