@@ -799,13 +799,18 @@ impl Lock {
         if !self.sh.acts_here() {
             return Ok(false);
         }
-        // Stop the watchdog for this lease before the release can land, so it
-        // never takes the released lock for a lost one.
+        self.end_lease();
+        self.sh.release_nodes(&self.sh.token())
+    }
+
+    /// Ends this object's lease and stops the watchdog for it, before a
+    /// release can land, so the watchdog never takes the released lock for a
+    /// lost one.
+    fn end_lease(&self) {
         self.sh.lease.store(0, SeqCst);
         if self.sh.watchdog {
             watchdog::forget(&self.sh);
         }
-        self.sh.release_nodes(&self.sh.token())
     }
 
     /// Releases the lock whoever holds it (an operator's or a framework's
@@ -813,10 +818,7 @@ impl Lock {
     /// majority for Redlock). If this object held it, its lease ends here.
     pub fn force_release(&self) -> Result<bool> {
         if self.sh.at_home() {
-            self.sh.lease.store(0, SeqCst);
-            if self.sh.watchdog {
-                watchdog::forget(&self.sh);
-            }
+            self.end_lease();
         }
         let results = self.sh.each(|n| {
             let mut c = ScriptCall::new(&scripts::LOCK_FORCE);

@@ -360,6 +360,14 @@ pub enum Key {
 }
 
 impl Key {
+    /// How a message names the element: `3` or `'name'` (escaped, capped).
+    pub fn label(&self) -> String {
+        match self {
+            Key::Int(i) => i.to_string(),
+            Key::Bytes(b) => format!("'{}'", crate::conn::shown(b)),
+        }
+    }
+
     pub fn into_bytes(self) -> Vec<u8> {
         match self {
             Key::Int(i) => i.to_string().into_bytes(),

@@ -3,9 +3,8 @@
 //! `crate::ratelimit`.
 use super::{
     array_entries, bytes_of, connection_arg, keys, options_arg, settings, throw, type_error,
-    type_name, value_error, Bytes, Key,
+    type_name, value_error, Bytes,
 };
-use crate::conn::shown;
 use crate::ratelimit::{self, HeaderInput, Outcome};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::FromZval;
@@ -169,15 +168,13 @@ impl RateLimiter {
         key: &Zval,
         cost: i64,
     ) -> PhpResult<ZBox<ZendHashTable>> {
-        let keys: Vec<Vec<u8>> = match key.array() {
+        let list = key.array();
+        let keys: Vec<Vec<u8>> = match list {
             Some(arr) => {
                 let mut out = Vec::with_capacity(arr.len());
                 for (k, v) in array_entries(arr) {
                     let Some(b) = bytes_of(v.dereference()) else {
-                        let at = match k {
-                            Key::Int(i) => i.to_string(),
-                            Key::Bytes(b) => format!("'{}'", shown(&b)),
-                        };
+                        let at = k.label();
                         return Err(value_error(format!(
                             "RateLimiter::attemptAll: $key element {at} is not a string ({} given)",
                             type_name(v)
@@ -197,7 +194,7 @@ impl RateLimiter {
                 }
             },
         };
-        if key.array().is_some() && keys.len() != limiters.len() {
+        if list.is_some() && keys.len() != limiters.len() {
             return Err(value_error(format!(
                 "RateLimiter::attemptAll: a list of keys needs one key per limiter ({} limiters, {} keys)",
                 limiters.len(),
@@ -208,10 +205,7 @@ impl RateLimiter {
         let mut list: Vec<&ratelimit::RateLimiter> = Vec::with_capacity(limiters.len());
         for (k, v) in array_entries(limiters) {
             let Some(obj) = <&ZendClassObject<RateLimiter>>::from_zval(v.dereference()) else {
-                let at = match k {
-                    Key::Int(i) => i.to_string(),
-                    Key::Bytes(b) => format!("'{}'", shown(&b)),
-                };
+                let at = k.label();
                 return Err(value_error(format!(
                     "RateLimiter::attemptAll: element {at} is not a RedisKit\\RateLimiter ({} given)",
                     type_name(v)
