@@ -671,6 +671,45 @@ impl RateLimiter {
         }
     }
 
+    /// Reserves `cost` units (token_bucket and gcra only): taken now if they
+    /// are there, otherwise from the future, the outcome's `retry_after_us`
+    /// then being the wait until they may be used. Not reserved (`allowed`
+    /// false, nothing changed) only when that wait is above `max_wait`
+    /// seconds. Always asks Redis: a connection error is returned whatever
+    /// `on_error` says, and this worker's `local_block` memory is neither
+    /// read nor written (a reservation only ever consumes more).
+    pub fn reserve(&self, subject: &[u8], cost: i64, max_wait: Option<f64>) -> Result<Outcome> {
+        if !self.params.alg.bucket_like() {
+            return Err(Error::invalid(format!(
+                "RateLimiter::reserve: only 'token_bucket' and 'gcra' limiters can reserve units ahead of time, this one is '{}'",
+                self.params.alg.name()
+            )));
+        }
+        self.params.check_cost(cost)?;
+        let max_wait_us = match max_wait {
+            None => -1,
+            Some(w) => {
+                crate::options::non_negative_secs("RateLimiter::reserve(): $maxWait", w)?;
+                // whole microseconds, as the durations of the results
+                (w * 1e6).round() as i64
+            }
+        };
+        let key = self.key(subject)?;
+        let mut call = ScriptCall::new(&scripts::RL_RESERVE);
+        call.key(&key).int(1);
+        self.params.push_args(&mut call, cost);
+        call.int(max_wait_us);
+        let (reserved, parts) = parse_reply(conn::eval(&self.dsn, &call, false)?, 1)?;
+        let [remaining, wait, reset, _] = parts[0];
+        Ok(Outcome {
+            allowed: reserved,
+            limit: self.params.limit,
+            remaining,
+            retry_after_us: wait,
+            reset_after_us: reset,
+        })
+    }
+
     /// Forgets the subject: its next attempt starts from the full allowance.
     /// Clears this worker's cached refusal and in-process state for it too.
     pub fn reset(&self, subject: &[u8]) -> Result<()> {

@@ -307,6 +307,26 @@ namespace RedisKit {
         public function peek(string $key): array {}
 
         /**
+         * Reserves $cost units for $key ahead of time ('token_bucket' and 'gcra'
+         * only): taken now if they are there, otherwise taken from the future,
+         * and `retry_after` is then how long to wait before using them (later
+         * callers wait behind this reservation). One atomic script, timed by
+         * the Redis clock. With $maxWait, a reservation that would wait longer
+         * is not made (allowed false, nothing consumed, retry_after the wait it
+         * would have needed). Always asks Redis (a connection error is thrown
+         * whatever on_error says) and bypasses local_block.
+         * @param float|null $maxWait Seconds (>= 0); null: any wait.
+         * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
+         *   allowed: reserved; remaining: units available now; retry_after: the wait before the reserved units may be used (0.0: now).
+         * @throws \ValueError for a 'sliding_window' or 'fixed_window' limiter, a bad $cost, an empty $key, or $maxWait negative, NAN or INF.
+         * @throws \RedisKit\ConnectionException when Redis cannot be reached.
+         *
+         * @param string $key
+         * @param int $cost
+         */
+        public function reserve(string $key, int $cost = 1, ?float $maxWait = null): array {}
+
+        /**
          * Forgets $key: its next attempt starts from the full allowance. Also
          * clears this worker's local_block entry and in-process state for it
          * (other workers may keep refusing it from their cache for up to the

@@ -357,3 +357,99 @@ fn first_hit_rules(attempt: &conn::Script) {
     assert!(c.ok && c.remaining == 2 && c.reset_us == 250_000, "{c:?}");
     run(&dsn, &cmd(&[b"DEL", &key]));
 }
+
+fn call_reserve(dsn: &Dsn, key: &[u8], p: &Params, cost: i64, max_wait_us: i64) -> model::Check {
+    let mut c = ScriptCall::new(&scripts::RL_RESERVE);
+    c.key(key).int(1);
+    p.push_args(&mut c, cost);
+    c.int(max_wait_us);
+    let (ok, parts) = parse_reply(conn::eval(dsn, &c, false).unwrap(), 1).unwrap();
+    let [remaining, retry_us, reset_us, block_us] = parts[0];
+    model::Check {
+        ok,
+        remaining,
+        retry_us,
+        reset_us,
+        block_us,
+    }
+}
+
+/// rl_reserve.lua against `model::reserve`, on the same random states as the
+/// attempt scripts. The maximum wait is none, 0 or far above any wait: a
+/// maximum near the wait would be judged on two clocks (see the module
+/// comment); the PHP tests check that edge on the server alone.
+#[test]
+fn reserve_matches_the_model_exactly() {
+    let dsn = test_dsn();
+    let key = format!("rkcargo:{}:rlres:{{k}}", std::process::id()).into_bytes();
+    let mut rng = Rng(0x9E3779B97F4A7C15);
+    let cases: &[(Algorithm, i64, f64, Option<i64>)] = &[
+        (Algorithm::TokenBucket, 3, 1.0, Some(3)),
+        (Algorithm::TokenBucket, 7, 0.35, Some(2)),
+        (Algorithm::TokenBucket, 3_000_000, 1.0, Some(1)),
+        (Algorithm::TokenBucket, 1000, 3600.0, Some(50)),
+        (Algorithm::Gcra, 3, 1.0, Some(3)),
+        (Algorithm::Gcra, 7, 0.35, Some(2)),
+        (Algorithm::Gcra, 999_983, 86_400.0, Some(1_000_000)),
+        (Algorithm::Gcra, 1000, 3600.0, Some(50)),
+    ];
+    let (mut reserved_ahead, mut refused) = (0, 0);
+    for &(alg, limit, window, burst) in cases {
+        let p = Params::new(alg, limit, window, burst).unwrap();
+        for _ in 0..150 {
+            let now = server_now(&dsn);
+            let base = now + 10_000_000 + 2 * p.window_us + rng.below(1_000_000);
+            let cost = 1 + rng.below(p.burst.min(1000));
+            let mut state = random_state(&p, &mut rng, base, cost);
+            let max_wait = match rng.below(3) {
+                0 => None,
+                1 => Some(0),
+                _ => Some(1_000_000_000_000),
+            };
+            let what = format!(
+                "{alg:?} {limit}/{window} burst {burst:?} cost {cost} max {max_wait:?} state {state:?}"
+            );
+            // twice in a row: the second one starts from the first one's debt
+            for round in 0..2 {
+                let fresh = state.is_none();
+                write_state(&dsn, &key, &p, &state);
+                let lua = call_reserve(&dsn, &key, &p, cost, max_wait.unwrap_or(-1));
+                let m = model::reserve(&p, &mut state, now - 1_000_000, cost, max_wait);
+                let what = format!("{what} round {round}: {lua:?} vs {m:?}");
+                assert_eq!(
+                    (lua.ok, lua.remaining, lua.block_us),
+                    (m.ok, m.remaining, 0),
+                    "{what}"
+                );
+                if lua.ok && lua.retry_us > 0 {
+                    reserved_ahead += 1;
+                }
+                if !lua.ok {
+                    refused += 1;
+                }
+                if fresh {
+                    // nothing in the future to judge at: the two clocks differ
+                    break;
+                }
+                if m.retry_us > 0 || m.reset_us > 0 {
+                    // durations shifted by one constant (the model's now is earlier)
+                    let d = m.reset_us - lua.reset_us;
+                    assert!(d > 0, "{what}");
+                    if m.retry_us > 0 {
+                        assert_eq!(m.retry_us - lua.retry_us, d, "{what}");
+                    }
+                }
+                assert_eq!(
+                    read_state(&dsn, &key, &p),
+                    model_text(&p, &state),
+                    "{what}: state"
+                );
+            }
+        }
+    }
+    run(&dsn, &cmd(&[b"DEL", &key]));
+    assert!(
+        reserved_ahead > 100 && refused > 50,
+        "{reserved_ahead} {refused}"
+    );
+}

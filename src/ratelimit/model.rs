@@ -197,23 +197,33 @@ fn window_check(p: &Params, count: i64, cost: i64, left: i64, commit: bool) -> C
     c
 }
 
+/// The bucket's tokens (1/W units) and the time they are judged at (never
+/// before the state's own time).
+fn bucket_level(p: &Params, state: &Option<State>, now: i64) -> (i128, i64) {
+    let rate = p.l_red as i128;
+    let cap = p.burst as i128 * p.w_red as i128;
+    match state {
+        Some(State::Bucket { n: sn, t }) => {
+            let eff = now.max(*t);
+            let sn = (*sn).clamp(0, cap);
+            let e = (eff - *t) as i128;
+            let n = if e >= ceil_div(cap - sn, rate) {
+                cap
+            } else {
+                sn + e * rate
+            };
+            (n, eff)
+        }
+        _ => (cap, now),
+    }
+}
+
 fn bucket(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: bool) -> Check {
     let rate = p.l_red as i128;
     let unit = p.w_red as i128;
     let cap = p.burst as i128 * unit;
     let need = cost as i128 * unit;
-    let mut eff = now;
-    let mut n = cap;
-    if let Some(State::Bucket { n: sn, t }) = state {
-        eff = now.max(*t);
-        let sn = (*sn).clamp(0, cap);
-        let e = (eff - *t) as i128;
-        n = if e >= ceil_div(cap - sn, rate) {
-            cap
-        } else {
-            sn + e * rate
-        };
-    }
+    let (n, eff) = bucket_level(p, state, now);
     let mut c = Check {
         ok: n >= need,
         remaining: narrow(n / unit),
@@ -260,6 +270,69 @@ fn gcra(p: &Params, state: &mut Option<State>, now: i64, cost: i64, commit: bool
         c.remaining = remaining(new_tat);
         c.reset_us = narrow(ceil_div(new_tat - now_s, l));
     }
+    c
+}
+
+/// A reservation (token_bucket and gcra only): `cost` units taken now if
+/// they are there, otherwise taken from the future (the state moves to when
+/// they will have refilled) and `retry_us` is the wait until then. Refused,
+/// with nothing changed, only when that wait is above `max_wait_us`.
+/// `remaining` counts the units there now; `block_us` is always 0.
+pub fn reserve(
+    p: &Params,
+    state: &mut Option<State>,
+    now: i64,
+    cost: i64,
+    max_wait_us: Option<i64>,
+) -> Check {
+    let probe = check(p, state, now, cost, false);
+    let mut c = if probe.ok {
+        check(p, state, now, cost, true)
+    } else if max_wait_us.is_some_and(|m| probe.retry_us > m) {
+        probe
+    } else {
+        match p.alg {
+            Algorithm::TokenBucket => {
+                let rate = p.l_red as i128;
+                let cap = p.burst as i128 * p.w_red as i128;
+                let need = cost as i128 * p.w_red as i128;
+                let (n, eff) = bucket_level(p, state, now);
+                let w = ceil_div(need - n, rate);
+                // taken at the exact instant they are there, then refilling
+                // until `at` (the next whole microsecond)
+                let left = (n + w * rate - need).min(cap);
+                let at = eff + narrow(w);
+                *state = Some(State::Bucket { n: left, t: at });
+                Check {
+                    ok: true,
+                    remaining: 0,
+                    retry_us: at - now,
+                    reset_us: narrow(ceil_div(cap - left, rate)) + (at - now),
+                    block_us: 0,
+                }
+            }
+            Algorithm::Gcra => {
+                let l = p.l_red as i128;
+                let now_s = now as i128 * l;
+                let tat = match state {
+                    Some(State::Gcra { tat }) => (*tat).max(now_s),
+                    _ => now_s,
+                };
+                let new_tat = tat + cost as i128 * p.w_red as i128;
+                *state = Some(State::Gcra { tat: new_tat });
+                Check {
+                    ok: true,
+                    remaining: 0,
+                    retry_us: probe.retry_us,
+                    reset_us: narrow(ceil_div(new_tat - now_s, l)),
+                    block_us: 0,
+                }
+            }
+            // the window algorithms cannot take units they do not have
+            _ => probe,
+        }
+    };
+    c.block_us = 0;
     c
 }
 
@@ -475,6 +548,50 @@ mod tests {
                 let x = check(&tb, &mut a, now, cost, true);
                 let y = check(&gc, &mut b, now, cost, true);
                 assert_eq!(x, y, "{limit}/{window} burst {burst} at {now}");
+                now += rng.below(tb.window_us as u64 / limit as u64 * 2 + 1) as i64;
+            }
+        }
+    }
+
+    /// Reservations: token_bucket and gcra agree, reserved units come in
+    /// at the refill rate (never more than burst + rate * elapsed in all),
+    /// and a refused reservation changes nothing.
+    #[test]
+    fn reservations_agree_and_keep_the_rate() {
+        let mut rng = Rng(4242);
+        for (limit, window, burst) in [(3, 1.0, 3), (7, 0.35, 2), (1000, 3600.0, 50)] {
+            let tb = params(Algorithm::TokenBucket, limit, window, Some(burst));
+            let gc = params(Algorithm::Gcra, limit, window, Some(burst));
+            let (mut a, mut b) = (None, None);
+            let start = 1_700_000_000_000_001;
+            let mut now = start;
+            let mut last_use = start;
+            let mut units = 0i128;
+            for _ in 0..2000 {
+                let cost = 1 + rng.below(burst as u64) as i64;
+                let max = match rng.below(3) {
+                    0 => None,
+                    1 => Some(0),
+                    _ => Some(rng.below(tb.window_us as u64 * 2) as i64),
+                };
+                let before = a.clone();
+                let x = reserve(&tb, &mut a, now, cost, max);
+                let y = reserve(&gc, &mut b, now, cost, max);
+                assert_eq!(x, y, "{limit}/{window} burst {burst} at {now}");
+                if x.ok {
+                    assert!(max.is_none_or(|m| x.retry_us <= m));
+                    units += cost as i128;
+                    last_use = last_use.max(now + x.retry_us);
+                    // all the units reserved so far are usable by then only if the rate allows them
+                    let elapsed = (last_use - start) as i128;
+                    assert!(
+                        units <= burst as i128 + elapsed * limit as i128 / tb.window_us as i128 + 1,
+                        "{units} units by {elapsed} us"
+                    );
+                } else {
+                    assert_eq!(a, before, "a refused reservation changes nothing");
+                    assert!(max.is_some_and(|m| x.retry_us > m));
+                }
                 now += rng.below(tb.window_us as u64 / limit as u64 * 2 + 1) as i64;
             }
         }
