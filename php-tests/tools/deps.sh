@@ -23,15 +23,18 @@ command -v ip >/dev/null || need+=(iproute2)             # the fault stage: netw
 command -v iptables >/dev/null || need+=(iptables)       # packet loss and partitions,
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 
-# the framework adapters' tests (packages/*): Laravel, with predis as its Redis client
-for p in php-mbstring php-laravel-framework php-predis; do
+# the framework adapters' tests (packages/*): Laravel, with predis as its Redis
+# client; Symfony's components (and intl, which its console needs)
+for p in php-mbstring php-intl php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter \
+  php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher \
+  php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 
 # make bench / bench-cpu: the framework peers, and callgrind
 if [ "${1:-}" = "--bench" ]; then
   command -v valgrind >/dev/null || need+=(valgrind)
-  for p in php-mbstring php-illuminate-cache php-illuminate-redis php-symfony-lock php-symfony-rate-limiter php-symfony-cache; do
+  for p in php-mbstring php-illuminate-cache php-illuminate-redis php-symfony-lock php-symfony-rate-limiter php-symfony-cache php-symfony-redis-messenger; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
   done
 fi

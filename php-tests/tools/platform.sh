@@ -16,13 +16,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 common="ca-certificates gcc libc6-dev make clang libclang-dev libfcgi-bin openssl procps zip unzip"
 # the framework adapters' tests (packages/*): Laravel, with predis as its Redis
-# client for cache data (no phpredis build exists for every PHP of the matrix)
-frameworks="php-laravel-framework php-predis"
+# client for cache data (no phpredis build exists for every PHP of the matrix),
+# and Symfony's components
+frameworks="php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle"
 # platform -> "suite|packages|packages from experimental|extras": the extras
 # are installed into an existing chroot (no rebuild) when they change
 spec() {
   case "$1" in
-    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||$frameworks" ;;
+    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||php8.4-intl $frameworks" ;;
     # php8.5-{mbstring,xml,intl} (experimental, pinned) keep Laravel's
     # dependencies from pulling in sid's PHP 8.4
     sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm|php8.5-mbstring php8.5-xml php8.5-intl $frameworks" ;;
@@ -111,7 +112,7 @@ in_chroot() {
     exec chroot "$RK_DIR" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
       PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       CARGO_TARGET_DIR=/rk/target CARGO_TERM_COLOR=never RK_PLATFORM="${RK_PLATFORM:-}" \
-      CI="${CI:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
+      CI="${CI:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" SYMFONY_PHPT="${SYMFONY_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
   ' rk "$@"
 }
 

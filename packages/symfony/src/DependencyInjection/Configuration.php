@@ -1,0 +1,63 @@
+<?php
+
+namespace RedisKit\Symfony\DependencyInjection;
+
+use Symfony\Component\Config\Definition\Builder\TreeBuilder;
+use Symfony\Component\Config\Definition\ConfigurationInterface;
+
+/** The `rediskit:` config tree (see RedisKitExtension). */
+final class Configuration implements ConfigurationInterface
+{
+    public function getConfigTreeBuilder(): TreeBuilder
+    {
+        $tree = new TreeBuilder('rediskit');
+        $root = $tree->getRootNode();
+        $root
+            ->children()
+                ->variableNode('connection')
+                    ->info('A DSN (redis://, rediss://, unix://), a list of 3+ DSNs (Redlock, locks only), or a cluster/sentinel array; null: ini rediskit.default_dsn')
+                    ->defaultNull()
+                ->end()
+                ->scalarNode('prefix')->defaultValue('')->end()
+                ->arrayNode('lock')
+                    ->canBeEnabled()
+                    ->children()
+                        ->floatNode('ttl')->defaultValue(300.0)->end()
+                        ->booleanNode('watchdog')->defaultFalse()->end()
+                        ->floatNode('max_wait')->defaultNull()->end()
+                        ->booleanNode('fair')->defaultFalse()->end()
+                        ->booleanNode('default')->info('make it lock.factory (and the LockFactory autowired)')->defaultTrue()->end()
+                    ->end()
+                ->end()
+                ->arrayNode('rate_limiter')
+                    ->useAttributeAsKey('name')
+                    ->arrayPrototype()
+                        ->children()
+                            ->enumNode('policy')->values(['fixed_window', 'sliding_window', 'token_bucket', 'gcra', 'no_limit'])->isRequired()->end()
+                            ->integerNode('limit')->end()
+                            ->scalarNode('interval')->end()
+                            ->arrayNode('rate')
+                                ->children()
+                                    ->scalarNode('interval')->end()
+                                    ->integerNode('amount')->defaultValue(1)->end()
+                                ->end()
+                            ->end()
+                            ->enumNode('on_error')->values(['throw', 'allow', 'deny', 'local'])->defaultValue('throw')->end()
+                            ->booleanNode('local_block')->defaultFalse()->end()
+                        ->end()
+                    ->end()
+                ->end()
+                ->arrayNode('login_throttling')
+                    ->canBeEnabled()
+                    ->children()
+                        ->scalarNode('global')->info('the rate_limiter per client IP')->isRequired()->end()
+                        ->scalarNode('local')->info('the rate_limiter per username and IP')->isRequired()->end()
+                        ->scalarNode('secret')->info('hash the keys with it (e.g. %kernel.secret%)')->defaultNull()->end()
+                    ->end()
+                ->end()
+                ->booleanNode('messenger')->info('register the rediskit:// transport factory')->defaultTrue()->end()
+            ->end();
+
+        return $tree;
+    }
+}

@@ -1,0 +1,97 @@
+<?php
+
+namespace RedisKit\Symfony\DependencyInjection;
+
+use RedisKit\Symfony\Lock\LockFactory;
+use RedisKit\Symfony\Lock\RedisKitStore;
+use RedisKit\Symfony\Messenger\RedisKitTransportFactory;
+use RedisKit\Symfony\RateLimiter\LimiterFactoryInterface;
+use RedisKit\Symfony\RateLimiter\LoginRateLimiter;
+use RedisKit\Symfony\RateLimiter\RedisKitLimiterFactory;
+use Symfony\Component\DependencyInjection\ContainerBuilder;
+use Symfony\Component\DependencyInjection\Extension\Extension;
+use Symfony\Component\DependencyInjection\Reference;
+
+/**
+ * The `rediskit:` config:
+ *
+ *     rediskit:
+ *         connection: '%env(REDISKIT_CONNECTION)%'
+ *         prefix: 'app:'
+ *         lock: { enabled: true, ttl: 300, watchdog: false }    # rediskit.lock.factory, aliased as lock.factory
+ *         rate_limiter:
+ *             api: { policy: sliding_window, limit: 100, interval: '1 minute' }   # rediskit.limiter.api
+ *         login_throttling: { global: login_ip, local: login_user }          # rediskit.login_rate_limiter
+ *
+ * Services: `rediskit.lock.store`, `rediskit.lock.factory`,
+ * `rediskit.limiter.<name>` (autowired as `RedisKitLimiterFactory
+ * $<name>Limiter`), `rediskit.login_rate_limiter`, and
+ * `rediskit.messenger.transport_factory` (tagged
+ * `messenger.transport_factory`, so `rediskit://` transport DSNs work).
+ */
+final class RedisKitExtension extends Extension
+{
+    public function getAlias(): string
+    {
+        return 'rediskit';
+    }
+
+    public function getConfiguration(array $config, ContainerBuilder $container): Configuration
+    {
+        return new Configuration();
+    }
+
+    public function load(array $configs, ContainerBuilder $container): void
+    {
+        $config = $this->processConfiguration(new Configuration(), $configs);
+        $connection = $config['connection'];
+        $prefix = (string) $config['prefix'];
+
+        $lock = $config['lock'];
+        $container->setParameter('rediskit.lock.default', $lock['enabled'] && $lock['default']);
+        if ($lock['enabled']) {
+            $options = ['ttl' => $lock['ttl'], 'watchdog' => $lock['watchdog'], 'fair' => $lock['fair'], 'prefix' => $prefix];
+            if ($lock['max_wait'] !== null) {
+                $options['max_wait'] = $lock['max_wait'];
+            }
+            $container->register('rediskit.lock.store', RedisKitStore::class)->setArguments([$connection, $options]);
+            $container->register('rediskit.lock.factory', LockFactory::class)->setArguments([new Reference('rediskit.lock.store')]);
+            $container->setAlias(LockFactory::class, 'rediskit.lock.factory');
+        }
+
+        foreach ($config['rate_limiter'] as $name => $limiter) {
+            $limiterConfig = ['id' => $name, 'policy' => $limiter['policy']];
+            foreach (['limit', 'interval', 'rate'] as $k) {
+                if (isset($limiter[$k])) {
+                    $limiterConfig[$k] = $limiter[$k];
+                }
+            }
+            $id = 'rediskit.limiter.' . $name;
+            $container->register($id, RedisKitLimiterFactory::class)->setArguments([
+                $limiterConfig,
+                $connection,
+                ['prefix' => $prefix, 'on_error' => $limiter['on_error'], 'local_block' => $limiter['local_block']],
+            ]);
+            $container->registerAliasForArgument($id, RedisKitLimiterFactory::class, $name . '.limiter');
+            $container->registerAliasForArgument($id, LimiterFactoryInterface::class, $name . '.limiter');
+        }
+
+        $login = $config['login_throttling'];
+        if ($login['enabled']) {
+            foreach (['global', 'local'] as $which) {
+                if (!isset($config['rate_limiter'][$login[$which]])) {
+                    throw new \InvalidArgumentException(sprintf('rediskit.login_throttling.%s names the rate limiter "%s", which is not under rediskit.rate_limiter', $which, $login[$which]));
+                }
+            }
+            $container->register('rediskit.login_rate_limiter', LoginRateLimiter::class)->setArguments([
+                new Reference('rediskit.limiter.' . $login['global']),
+                new Reference('rediskit.limiter.' . $login['local']),
+                $login['secret'],
+            ]);
+        }
+
+        if ($config['messenger']) {
+            $container->register('rediskit.messenger.transport_factory', RedisKitTransportFactory::class)->addTag('messenger.transport_factory');
+        }
+    }
+}

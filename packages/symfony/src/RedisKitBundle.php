@@ -1,0 +1,43 @@
+<?php
+
+namespace RedisKit\Symfony;
+
+use RedisKit\Symfony\DependencyInjection\RedisKitExtension;
+use Symfony\Component\DependencyInjection\Compiler\CompilerPassInterface;
+use Symfony\Component\DependencyInjection\ContainerBuilder;
+use Symfony\Component\DependencyInjection\Extension\ExtensionInterface;
+use Symfony\Component\HttpKernel\Bundle\Bundle;
+
+/**
+ * Registers rediskit's Symfony services from the `rediskit:` config (see
+ * RedisKitExtension): the lock store and factory (as `lock.factory`), rate
+ * limiter factories, the login rate limiter, and the Messenger transport
+ * factory for `rediskit://` DSNs. Nothing connects while the container is
+ * built or the services are made: the first lock, limiter or transport
+ * call does.
+ */
+class RedisKitBundle extends Bundle
+{
+    public function getContainerExtension(): ?ExtensionInterface
+    {
+        return $this->extension ??= new RedisKitExtension();
+    }
+
+    public function build(ContainerBuilder $container): void
+    {
+        parent::build($container);
+        // after every extension (FrameworkBundle's lock config included):
+        // lock.factory is rediskit's when `rediskit.lock.default` is on
+        $container->addCompilerPass(new class implements CompilerPassInterface {
+            public function process(ContainerBuilder $container): void
+            {
+                if (!$container->hasParameter('rediskit.lock.default') || !$container->getParameter('rediskit.lock.default')) {
+                    return;
+                }
+                foreach (['lock.factory', \Symfony\Component\Lock\LockFactory::class] as $alias) {
+                    $container->setAlias($alias, 'rediskit.lock.factory');
+                }
+            }
+        });
+    }
+}
