@@ -4,26 +4,7 @@ local key = KEYS[1]
 local rate, unit, cap, need = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local t = redis.call('TIME')
 local real = tonumber(t[1]) * 1000000 + tonumber(t[2])
--- floor(x / y) and ceil(x / y), exact for integers 0 <= x < 2^53
-local function idiv(x, y)
-  local q = math.floor(x / y)
-  if q * y > x then q = q - 1 elseif (q + 1) * y <= x then q = q + 1 end
-  return q
-end
-local function cdiv(x, y)
-  local q = idiv(x, y)
-  if q * y < x then q = q + 1 end
-  return q
-end
-local now, n = real, cap
-local v = redis.call('HMGET', key, 'n', 't')
-local sn, st = tonumber(v[1]), tonumber(v[2])
-if sn and st then
-  if st > now then now = st end
-  if sn > cap then sn = cap elseif sn < 0 then sn = 0 end
-  local e = now - st
-  if e < cdiv(cap - sn, rate) then n = sn + e * rate end
-end
+--!include _rl_tb_level.lua
 local shift = now - real
 if n >= need then
   local left = n - need

@@ -205,9 +205,25 @@ fn model_text(p: &Params, s: &Option<State>) -> Option<String> {
 }
 
 fn call(dsn: &Dsn, key: &[u8], p: &Params, cost: i64, script: &conn::Script) -> model::Check {
+    call_with(dsn, key, p, cost, script, None)
+}
+
+/// A limiter script on one limiter; `extra`: one more argument after the
+/// limiter's (rl_reserve.lua's maximum wait).
+fn call_with(
+    dsn: &Dsn,
+    key: &[u8],
+    p: &Params,
+    cost: i64,
+    script: &conn::Script,
+    extra: Option<i64>,
+) -> model::Check {
     let mut c = ScriptCall::new(script);
     c.key(key).int(1);
     p.push_args(&mut c, cost);
+    if let Some(x) = extra {
+        c.int(x);
+    }
     let (ok, parts) = parse_reply(conn::eval(dsn, &c, false).unwrap(), 1).unwrap();
     let [remaining, retry_us, reset_us, block_us] = parts[0];
     model::Check {
@@ -358,22 +374,6 @@ fn first_hit_rules(attempt: &conn::Script) {
     run(&dsn, &cmd(&[b"DEL", &key]));
 }
 
-fn call_reserve(dsn: &Dsn, key: &[u8], p: &Params, cost: i64, max_wait_us: i64) -> model::Check {
-    let mut c = ScriptCall::new(&scripts::RL_RESERVE);
-    c.key(key).int(1);
-    p.push_args(&mut c, cost);
-    c.int(max_wait_us);
-    let (ok, parts) = parse_reply(conn::eval(dsn, &c, false).unwrap(), 1).unwrap();
-    let [remaining, retry_us, reset_us, block_us] = parts[0];
-    model::Check {
-        ok,
-        remaining,
-        retry_us,
-        reset_us,
-        block_us,
-    }
-}
-
 /// rl_reserve.lua against `model::reserve`, on the same random states as the
 /// attempt scripts. The maximum wait is none, 0 or far above any wait: a
 /// maximum near the wait would be judged on two clocks (see the module
@@ -413,7 +413,14 @@ fn reserve_matches_the_model_exactly() {
             for round in 0..2 {
                 let fresh = state.is_none();
                 write_state(&dsn, &key, &p, &state);
-                let lua = call_reserve(&dsn, &key, &p, cost, max_wait.unwrap_or(-1));
+                let lua = call_with(
+                    &dsn,
+                    &key,
+                    &p,
+                    cost,
+                    &scripts::RL_RESERVE,
+                    Some(max_wait.unwrap_or(-1)),
+                );
                 let m = model::reserve(&p, &mut state, now - 1_000_000, cost, max_wait);
                 let what = format!("{what} round {round}: {lua:?} vs {m:?}");
                 assert_eq!(
