@@ -37,6 +37,15 @@ foreach ([['rediskit://localhost', ['colour' => 'red']], ['rediskit://localhost'
     }
 }
 
+$dead = (new RedisKitTransportFactory())->createTransport('rediskit://127.0.0.1:1?timeout=0.2', [], new PhpSerializer());
+foreach (['send' => fn() => $dead->send(new Envelope(new SfJob(0))), 'get' => fn() => $dead->get(), 'getMessageCount' => fn() => $dead->getMessageCount()] as $what => $call) {
+    try {
+        $call();
+    } catch (\Symfony\Component\Messenger\Exception\TransportException $e) {
+        printf("Redis down, %s: %s <- %s\n", $what, get_class($e), get_class($e->getPrevious()));
+    }
+}
+
 echo "-- send, get, ack\n";
 $bus = sf_bus(null, ['async' => $t]);
 $sent = $bus->dispatch(new SfJob(1, 'hello'));
@@ -136,6 +145,9 @@ Symfony\Component\Messenger\Exception\InvalidArgumentException: The rediskit tra
 Symfony\Component\Messenger\Exception\InvalidArgumentException: The rediskit transport DSN must start with rediskit://, rediskit+tls:// or rediskit+unix://
 ValueError: invalid Redis DSN 'redis://localhost?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
 ValueError: %s
+Redis down, send: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
+Redis down, get: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
+Redis down, getMessageCount: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
 -- send, get, ack
 dispatched through SendMessageMiddleware: id 0000000000000001, stored as JSON {body, headers} (Messenger's serializer): true
 getMessageCount 1

@@ -33,10 +33,10 @@ final class RedisKitTransport implements ReceiverContract
     public function get(): iterable
     {
         $out = [];
-        foreach ($this->queue->pop(1, $this->blockFor) as $job) {
+        foreach ($this->redis(fn() => $this->queue->pop(1, $this->blockFor)) as $job) {
             $data = json_decode($job['payload'], true);
             if (!is_array($data) || !isset($data['body']) || !is_string($data['body'])) {
-                $this->queue->ack($job['id']);
+                $this->redis(fn() => $this->queue->ack($job['id']));
                 throw new MessageDecodingFailedException(sprintf('rediskit transport: message %s is not an encoded envelope (removed)', $job['id']));
             }
             if (!empty($data['b64'])) {
@@ -46,7 +46,7 @@ final class RedisKitTransport implements ReceiverContract
                 $envelope = $this->serializer->decode(['body' => $data['body'], 'headers' => $data['headers'] ?? []]);
             } catch (MessageDecodingFailedException $e) {
                 // as Symfony's transports do: a message no one can decode is dropped
-                $this->queue->ack($job['id']);
+                $this->redis(fn() => $this->queue->ack($job['id']));
                 throw $e;
             }
             $out[] = $envelope->with(new RedisKitReceivedStamp($job['id'], $job['attempts'], $job['due_at']), new TransportMessageIdStamp($job['id']));
@@ -58,19 +58,22 @@ final class RedisKitTransport implements ReceiverContract
     /** Done: deletes the message (nothing happens if the claim lapsed and another consumer has it now). */
     public function ack(Envelope $envelope): void
     {
-        $this->queue->ack($this->id($envelope));
+        $id = $this->id($envelope);
+        $this->redis(fn() => $this->queue->ack($id));
     }
 
     /** Failed for good here (Messenger has sent it on for retry or to the failure transport): deletes it. */
     public function reject(Envelope $envelope): void
     {
-        $this->queue->ack($this->id($envelope));
+        $id = $this->id($envelope);
+        $this->redis(fn() => $this->queue->ack($id));
     }
 
     /** Extends this consumer's claim to visibility_timeout from now (the transport's, whatever $seconds says). */
     public function keepalive(Envelope $envelope, ?int $seconds = null): void
     {
-        $this->queue->touch($this->id($envelope));
+        $id = $this->id($envelope);
+        $this->redis(fn() => $this->queue->touch($id));
     }
 
     public function send(Envelope $envelope): Envelope
@@ -87,7 +90,7 @@ final class RedisKitTransport implements ReceiverContract
             throw new TransportException('rediskit transport: the encoded envelope cannot be stored: ' . $e->getMessage(), 0, $e);
         }
         $delay = $envelope->last(DelayStamp::class)?->getDelay() ?? 0;
-        $id = $this->queue->push($payload, max(0, $delay) / 1000);
+        $id = $this->redis(fn() => $this->queue->push($payload, max(0, $delay) / 1000));
 
         return $envelope->with(new TransportMessageIdStamp($id));
     }
@@ -95,9 +98,19 @@ final class RedisKitTransport implements ReceiverContract
     /** Messages waiting: due now or delayed (not those claimed by a consumer). */
     public function getMessageCount(): int
     {
-        $c = $this->queue->counts();
+        $c = $this->redis(fn() => $this->queue->counts());
 
         return $c['due'] + $c['scheduled'];
+    }
+
+    /** Redis failures are Messenger's TransportException (the extension's exception is the previous one). */
+    private function redis(\Closure $call): mixed
+    {
+        try {
+            return $call();
+        } catch (\RedisKit\Exception $e) {
+            throw new TransportException($e->getMessage(), 0, $e);
+        }
     }
 
     private function id(Envelope $envelope): string
