@@ -27,7 +27,7 @@ command -v iptables >/dev/null || need+=(iptables)       # packet loss and parti
 # client; Symfony's components (and intl, which its console needs)
 for p in php-mbstring php-intl php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter \
   php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher \
-  php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle; do
+  php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 

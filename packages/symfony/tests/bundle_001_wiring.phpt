@@ -9,6 +9,10 @@ extension=mbstring
 <?php
 require __DIR__ . '/_messenger.inc';
 require_once 'Symfony/Bundle/FrameworkBundle/autoload.php';
+// Symfony 6.1+'s FrameworkBundle asks Composer 2's runtime API which packages
+// are installed: an app has it in vendor/composer, a Debian system in the
+// composer package (deps.sh and platform.sh install it)
+require_once 'Composer/InstalledVersions.php';
 use RedisKit\Symfony\DependencyInjection\RedisKitExtension;
 use RedisKit\Symfony\RedisKitBundle;
 use Symfony\Bundle\FrameworkBundle\FrameworkBundle;

@@ -96,14 +96,17 @@ $child = sf_fork(function () use ($t2, $ns) {
     $again = null;
     sf_wait_for(function () use ($t2, &$again) { $again = $t2->get()[0] ?? null; return $again !== null; }, 10.0);
     $s = $again->last(RedisKitReceivedStamp::class);
-    $r->cmd('RPUSH', "{$ns}redelivered", sprintf('%d %s %d', sf_now($r), $s->getId(), $s->getAttempts()));
+    $r->cmd('RPUSH', "{$ns}redelivered", sprintf('%d %s %d %d', sf_now($r), $s->getId(), $s->getAttempts(), (int) round($s->getDueAt() * 1e6)));
     $r->cmd('BLPOP', "{$ns}acked-stale", '10');
     $t2->ack($again);
 });
 [, $line] = $raw->cmd('BLPOP', "{$ns}redelivered", '10');
-[$c1, $id2, $attempts] = explode(' ', $line);
+[$c1, $id2, $attempts, $due2] = explode(' ', $line);
 $s1 = $first->last(RedisKitReceivedStamp::class);
-printf("redelivered to another consumer: same id %s, attempts %d -> %d, not before the claim lapsed: %s\n", $b($s1->getId() === $id2), $s1->getAttempts(), $attempts, $b($c1 - $c0 >= 500000 - 2000));
+// claimed between its due time and c0: due again 0.5 s after that claim, and not handed out before
+$due1 = (int) round($s1->getDueAt() * 1e6);
+printf("redelivered to another consumer: same id %s, attempts %d -> %d, due when the claim lapsed: %s, not before: %s\n", $b($s1->getId() === $id2), $s1->getAttempts(), $attempts,
+    $b($due2 >= $due1 + 500000 - 1000 && $due2 <= $c0 + 500000 + 1000), $b($c1 >= $due2 - 1000));
 $t2->ack($first);
 printf("the first consumer's late ack changes nothing: still claimed %d\n", $raw->cmd('ZCARD', "{{$ns}q2}:inflight"));
 $raw->cmd('RPUSH', "{$ns}acked-stale", '1');
@@ -161,7 +164,7 @@ count with 2 delayed 2, get() before the delay 0
 SfJob 4 after its delay: due = sent + 1.5 s: true, received at or after due: true
 the 60 s one waits: count 1
 -- a lapsed claim comes back with its attempt count
-redelivered to another consumer: same id true, attempts 0 -> 1, not before the claim lapsed: true
+redelivered to another consumer: same id true, attempts 0 -> 1, due when the claim lapsed: true, not before: true
 the first consumer's late ack changes nothing: still claimed 1
 the new consumer acks it: true, nothing left true
 -- keepalive
