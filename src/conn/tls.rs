@@ -28,9 +28,13 @@ pub const FILE_MAX: u64 = 1 << 20;
 /// checks, on a second connection, whether a plain-text Redis listens there:
 /// a TLS server answers a ClientHello within a round trip, a plain-text Redis
 /// waits for a newline that never comes (until the connect timeout). At
-/// least this, and at least 4 TCP connect times (a distant server is not
-/// probed for being slow).
+/// least this, and 4 TCP connect times (a distant server is not probed for
+/// being slow), but at most PLAIN_PROBE_MAX: a connect slowed by a lost SYN
+/// (retransmitted after 1 s) or a stalled process is no round trip, and 4 of
+/// those would reach the connect timeout. The probe costs a TLS server
+/// nothing but a connection it closes.
 const PLAIN_PROBE_AFTER: Duration = Duration::from_millis(50);
+const PLAIN_PROBE_MAX: Duration = Duration::from_millis(500);
 
 /// What one connection needs: the rustls configuration and whether the
 /// server asked for a client certificate during the handshake.
@@ -254,7 +258,8 @@ pub fn handshake(
             break;
         }
         if first {
-            first_answer(&tcp, PLAIN_PROBE_AFTER.max(rtt * 4), deadline).map_err(&failed)?;
+            let probe_after = (rtt * 4).clamp(PLAIN_PROBE_AFTER, PLAIN_PROBE_MAX);
+            first_answer(&tcp, probe_after, deadline).map_err(&failed)?;
             first = false;
         } else if wait(&[tcp.as_raw_fd()], deadline).map_err(|e| failed(e.to_string()))? != Some(0)
         {
