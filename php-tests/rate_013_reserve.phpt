@@ -103,6 +103,17 @@ foreach (['token_bucket', 'gcra'] as $alg) {
     printf("%s 8 processes x 10 reservations: %d used, rate kept=%s, last due after %s s\n", $alg, $n, var_export($ok, true), $span >= 1400000 ? '>= 1.4' : 'less than 1.4 (' . $span . ' us)');
 }
 
+// reserve() is not answered from local_block's memory of a refusal
+$lb = new RateLimiter('lb', 1, 10.0, rk_url(), ['prefix' => $ns, 'algorithm' => 'token_bucket', 'local_block' => true]);
+$lb->attempt('k');
+$lb->attempt('k');                       // refused by Redis: remembered
+$c0 = RedisKit\stats()['commands'];
+$refused = $lb->attempt('k');
+$c1 = RedisKit\stats()['commands'];
+$r = $lb->reserve('k');
+printf("local_block: the refusal was answered locally %s; reserve() asked Redis %s and reserved ahead %s\n", var_export(!$refused['allowed'] && $c1 === $c0, true),
+    var_export(RedisKit\stats()['commands'] === $c1 + 1, true), var_export($r['allowed'] && $r['retry_after'] > 9.0, true));
+
 // bad input: a ValueError, nothing written
 foreach (['sliding_window', 'fixed_window'] as $alg) {
     $w = new RateLimiter("bad$alg", 5, 1.0, rk_url(), ['prefix' => $ns, 'algorithm' => $alg]);
@@ -131,6 +142,7 @@ gcra peek: remaining=0 allowed=false
 gcra after reset: allowed=true retry_after=0.0 remaining=7
 token_bucket 8 processes x 10 reservations: 80 used, rate kept=true, last due after >= 1.4 s
 gcra 8 processes x 10 reservations: 80 used, rate kept=true, last due after >= 1.4 s
+local_block: the refusal was answered locally true; reserve() asked Redis true and reserved ahead true
 ValueError: RateLimiter::reserve: only 'token_bucket' and 'gcra' limiters can reserve units ahead of time, this one is 'sliding_window'
 ValueError: RateLimiter::reserve: only 'token_bucket' and 'gcra' limiters can reserve units ahead of time, this one is 'fixed_window'
 ValueError: RateLimiter: cost 6 is more than this limiter can ever allow at once (its burst is 5)

@@ -91,6 +91,8 @@ foreach (['token_bucket', 'gcra'] as $policy) {
     } catch (MaxWaitDurationExceededException $e) {
         printf("reserve(1, 2.0): MaxWaitDurationExceededException, %s, nothing consumed (still emptied + 10 s): %s\n", $show($e->getRateLimit()), $b($within($at($e->getRateLimit()), 10.0)));
     }
+    $res0 = $l->reserve(0);
+    printf("reserve(0) reads: time to act = the next token (emptied + 10 s): %s, nothing consumed\n", $b($within($res0->getTimeToAct(), 10.0)));
     $res = $l->reserve(2);
     // 2 tokens: there at E + 20 s
     printf("reserve(2): time to act = emptied + 20 s: %s, %s\n", $b($within($res->getTimeToAct(), 20.0)), $show($res->getRateLimit()));
@@ -198,6 +200,7 @@ accepted=true remaining=0 limit=2
 accepted=false remaining=0 limit=2, retryAfter = emptied + 10 s: true
 consume(0) with no whole token: accepted=false remaining=0 limit=2
 reserve(1, 2.0): MaxWaitDurationExceededException, accepted=false remaining=0 limit=2, nothing consumed (still emptied + 10 s): true
+reserve(0) reads: time to act = the next token (emptied + 10 s): true, nothing consumed
 reserve(2): time to act = emptied + 20 s: true, accepted=false remaining=0 limit=2
 a consume now queues behind the reservation: accepted=false remaining=0 limit=2, retryAfter = emptied + 30 s: true
 consume(3) > burst: InvalidArgumentException
@@ -208,6 +211,7 @@ accepted=true remaining=0 limit=2
 accepted=false remaining=0 limit=2, retryAfter = emptied + 10 s: true
 consume(0) with no whole token: accepted=false remaining=0 limit=2
 reserve(1, 2.0): MaxWaitDurationExceededException, accepted=false remaining=0 limit=2, nothing consumed (still emptied + 10 s): true
+reserve(0) reads: time to act = the next token (emptied + 10 s): true, nothing consumed
 reserve(2): time to act = emptied + 20 s: true, accepted=false remaining=0 limit=2
 a consume now queues behind the reservation: accepted=false remaining=0 limit=2, retryAfter = emptied + 30 s: true
 consume(3) > burst: InvalidArgumentException

@@ -29,7 +29,9 @@ $lock->release();
 $c2 = $commands();
 printf("acquire %s in %d round trip(s), release in %d\n", $b($ok), $c1 - $c0, $c2 - $c1);
 $lock = $factory->createLock('job', 10.0);
+$c0 = $commands();
 $lock->acquire();
+printf("a lock with another TTL than the store's: acquire in %d round trips (the TTL is set by putOffExpiration)\n", $commands() - $c0);
 printf("ttl 10: Key lifetime in (9, 10]: %s, Redis PTTL in (9000, 10000]: %s\n", $b($lock->getRemainingLifetime() > 9 && $lock->getRemainingLifetime() <= 10), $b(($p = (int) $raw->cmd('PTTL', "{$ns}job")) > 9000 && $p <= 10000));
 $lock->refresh(60.0);
 printf("refresh(60): PTTL in (59000, 60000]: %s, isAcquired %s, isExpired %s\n", $b(($p = (int) $raw->cmd('PTTL', "{$ns}job")) > 59000 && $p <= 60000), $b($lock->isAcquired()), $b($lock->isExpired()));
@@ -113,6 +115,7 @@ try {
 --EXPECTF--
 -- Symfony's LockFactory
 acquire true in 1 round trip(s), release in 1
+a lock with another TTL than the store's: acquire in 2 round trips (the TTL is set by putOffExpiration)
 ttl 10: Key lifetime in (9, 10]: true, Redis PTTL in (9000, 10000]: true
 refresh(60): PTTL in (59000, 60000]: true, isAcquired true, isExpired false
 another lock on it: acquire false

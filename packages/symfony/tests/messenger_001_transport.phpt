@@ -46,6 +46,17 @@ foreach (['send' => fn() => $dead->send(new Envelope(new SfJob(0))), 'get' => fn
     }
 }
 
+// rediskit+tls:// is TLS, rediskit+unix:// a socket: the extension says so when they fail
+$tls = (new RedisKitTransportFactory())->createTransport(str_replace('rediskit://', 'rediskit+tls://', sf_dsn('?timeout=2')), [], new PhpSerializer());
+$unix = (new RedisKitTransportFactory())->createTransport('rediskit+unix:///nonexistent/rk.sock', [], new PhpSerializer());
+foreach (['rediskit+tls:// to the plain-text server' => [$tls, 'plain-text'], 'rediskit+unix://' => [$unix, '/nonexistent/rk.sock']] as $what => [$tr, $needle]) {
+    try {
+        $tr->getMessageCount();
+    } catch (\Symfony\Component\Messenger\Exception\TransportException $e) {
+        printf("%s: the error names it: %s\n", $what, $b(str_contains($e->getMessage(), $needle)));
+    }
+}
+
 echo "-- send, get, ack\n";
 $bus = sf_bus(null, ['async' => $t]);
 $sent = $bus->dispatch(new SfJob(1, 'hello'));
@@ -151,6 +162,8 @@ ValueError: %s
 Redis down, send: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
 Redis down, get: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
 Redis down, getMessageCount: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
+rediskit+tls:// to the plain-text server: the error names it: true
+rediskit+unix://: the error names it: true
 -- send, get, ack
 dispatched through SendMessageMiddleware: id 0000000000000001, stored as JSON {body, headers} (Messenger's serializer): true
 getMessageCount 1

@@ -79,15 +79,13 @@ final class RedisKitTransport implements ReceiverContract
     public function send(Envelope $envelope): Envelope
     {
         $encoded = $this->serializer->encode($envelope);
-        $body = $encoded['body'];
-        $data = ['body' => $body, 'headers' => $encoded['headers'] ?? []];
-        if (!preg_match('//u', $body)) {
-            $data = ['body' => base64_encode($body), 'headers' => $data['headers'], 'b64' => true];
-        }
-        try {
-            $payload = json_encode($data, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
-        } catch (\JsonException $e) {
-            throw new TransportException('rediskit transport: the encoded envelope cannot be stored: ' . $e->getMessage(), 0, $e);
+        $data = ['body' => $encoded['body'], 'headers' => $encoded['headers'] ?? []];
+        $flags = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE;
+        // a body that is not UTF-8 (a serializer's binary output) goes in base64
+        $payload = json_encode($data, $flags)
+            ?: json_encode(['body' => base64_encode($data['body']), 'headers' => $data['headers'], 'b64' => true], $flags);
+        if ($payload === false) {
+            throw new TransportException('rediskit transport: the encoded envelope cannot be stored: ' . json_last_error_msg());
         }
         $delay = $envelope->last(DelayStamp::class)?->getDelay() ?? 0;
         $id = $this->redis(fn() => $this->queue->push($payload, max(0, $delay) / 1000));
