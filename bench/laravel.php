@@ -41,30 +41,11 @@ bench_row("$lv Cache::lock() cycle (lock + get + release): store rediskit vs sto
 /** ms from release() to the waiter's block() returning, $n rounds, one waiter process */
 function handoff(string $store, int $n): array
 {
-    $raw = new RkRaw();
-    $ns = rk_ns() . "ho:$store:";
-    $lags = [];
-    for ($i = 0; $i < $n; $i++) {
+    return bench_handoff(function () use ($store) {
         $holder = Cache::store($store)->lock('bench-handoff', 30);
         $holder->get();
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            $r = new RkRaw();
-            $r->cmd('SET', "{$ns}waiting", '1');
-            Cache::store($store)->lock('bench-handoff', 30)->block(10, function () use ($r, $ns) {
-                $r->cmd('SET', "{$ns}got", sprintf('%.6f', microtime(true)));
-            });
-            exit(0);
-        }
-        while ($raw->cmd('GET', "{$ns}waiting") !== '1') usleep(500);
-        usleep(20000);                       // the waiter is inside block() by now
-        $t = microtime(true);
-        $holder->release();
-        pcntl_waitpid($pid, $st);
-        $lags[] = ((float)$raw->cmd('GET', "{$ns}got") - $t) * 1000;
-        $raw->cmd('DEL', "{$ns}waiting", "{$ns}got");
-    }
-    return $lags;
+        return fn() => $holder->release();
+    }, fn(callable $got) => Cache::store($store)->lock('bench-handoff', 30)->block(10, $got), $n);
 }
 $rk = handoff('rediskit', 40);
 $lvh = handoff('redis', 20);

@@ -69,31 +69,16 @@ printf("SRV|%s LockFactory acquire + release (round trips: %.0f)|%.2f|symfony/lo
 // blocking handoff: a waiter in acquire(true), ms from release() to it holding the lock
 function sf_handoff(callable $factory, string $name, int $n): array
 {
-    $raw = new RkRaw();
-    $key = rk_ns() . 'ho:' . md5($name);
-    $lags = [];
-    for ($i = 0; $i < $n; $i++) {
+    return bench_handoff(function () use ($factory, $name) {
         $holder = $factory()->createLock($name, 30.0);
         $holder->acquire();
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            $r = new RkRaw();
-            $l = $factory()->createLock($name, 30.0);
-            $r->cmd('SET', "$key:waiting", '1');
-            $l->acquire(true);
-            $r->cmd('SET', "$key:got", sprintf('%.6f', microtime(true)));
-            $l->release();
-            exit(0);
-        }
-        while ($raw->cmd('GET', "$key:waiting") !== '1') usleep(500);
-        usleep(20000);                        // the waiter is inside acquire(true) by now
-        $t = microtime(true);
-        $holder->release();
-        pcntl_waitpid($pid, $st);
-        $lags[] = ((float) $raw->cmd('GET', "$key:got") - $t) * 1000;
-        $raw->cmd('DEL', "$key:waiting", "$key:got");
-    }
-    return $lags;
+        return fn() => $holder->release();
+    }, function (callable $got) use ($factory, $name) {
+        $l = $factory()->createLock($name, 30.0);
+        $l->acquire(true);
+        $got();
+        $l->release();
+    }, $n);
 }
 $h1 = sf_handoff($rkFactory, 'handoff', 40);
 $h2 = sf_handoff($sfFactory, $ns . 'sf-handoff', 20);

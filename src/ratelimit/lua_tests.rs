@@ -235,26 +235,36 @@ fn call_with(
     }
 }
 
+/// A limiter's settings: algorithm, limit, window (s), burst.
+type Case = (Algorithm, i64, f64, Option<i64>);
+
+/// token_bucket and gcra settings the attempt and reserve scripts are checked
+/// on (3,000,000 per second with a burst of 1 refills a whole bucket within
+/// a microsecond).
+const BUCKETS: &[Case] = &[
+    (Algorithm::TokenBucket, 3, 1.0, Some(3)),
+    (Algorithm::TokenBucket, 7, 0.35, Some(2)),
+    (Algorithm::TokenBucket, 3_000_000, 1.0, Some(1)),
+    (Algorithm::TokenBucket, 1000, 3600.0, Some(50)),
+    (Algorithm::Gcra, 3, 1.0, Some(3)),
+    (Algorithm::Gcra, 7, 0.35, Some(2)),
+    (Algorithm::Gcra, 999_983, 86_400.0, Some(1_000_000)),
+    (Algorithm::Gcra, 1000, 3600.0, Some(50)),
+];
+
 #[test]
 fn scripts_match_the_model_exactly() {
     let dsn = test_dsn();
     let key = format!("rkcargo:{}:rl:{{k}}", std::process::id()).into_bytes();
     let mut rng = Rng(0x2545F4914F6CDD1D);
-    let cases: &[(Algorithm, i64, f64, Option<i64>)] = &[
+    let windows: &[Case] = &[
         (Algorithm::SlidingWindow, 5, 1.0, None),
         (Algorithm::SlidingWindow, 40, 0.333333, None),
         (Algorithm::FixedWindow, 3, 0.7, None),
         (Algorithm::FixedWindow, 1000, 3600.0, None),
-        (Algorithm::TokenBucket, 3, 1.0, Some(3)),
-        (Algorithm::TokenBucket, 7, 0.35, Some(2)),
-        (Algorithm::TokenBucket, 1000, 3600.0, Some(50)),
-        (Algorithm::Gcra, 3, 1.0, Some(3)),
-        (Algorithm::Gcra, 7, 0.35, Some(2)),
-        (Algorithm::Gcra, 999_983, 86_400.0, Some(1_000_000)),
-        (Algorithm::Gcra, 1000, 3600.0, Some(50)),
     ];
     let mut checked = 0;
-    for &(alg, limit, window, burst) in cases {
+    for &(alg, limit, window, burst) in windows.iter().chain(BUCKETS) {
         let p = Params::new(alg, limit, window, burst).unwrap();
         for _ in 0..150 {
             // ten seconds (or two windows) ahead of the server's clock
@@ -383,18 +393,8 @@ fn reserve_matches_the_model_exactly() {
     let dsn = test_dsn();
     let key = format!("rkcargo:{}:rlres:{{k}}", std::process::id()).into_bytes();
     let mut rng = Rng(0x9E3779B97F4A7C15);
-    let cases: &[(Algorithm, i64, f64, Option<i64>)] = &[
-        (Algorithm::TokenBucket, 3, 1.0, Some(3)),
-        (Algorithm::TokenBucket, 7, 0.35, Some(2)),
-        (Algorithm::TokenBucket, 3_000_000, 1.0, Some(1)),
-        (Algorithm::TokenBucket, 1000, 3600.0, Some(50)),
-        (Algorithm::Gcra, 3, 1.0, Some(3)),
-        (Algorithm::Gcra, 7, 0.35, Some(2)),
-        (Algorithm::Gcra, 999_983, 86_400.0, Some(1_000_000)),
-        (Algorithm::Gcra, 1000, 3600.0, Some(50)),
-    ];
     let (mut reserved_ahead, mut refused) = (0, 0);
-    for &(alg, limit, window, burst) in cases {
+    for &(alg, limit, window, burst) in BUCKETS {
         let p = Params::new(alg, limit, window, burst).unwrap();
         for _ in 0..150 {
             let now = server_now(&dsn);
