@@ -399,6 +399,18 @@ fn ms_of(d: Duration) -> u64 {
     (d.as_micros().div_ceil(1000) as u64).max(1)
 }
 
+/// A waiter's deadline after a wait: now, when PHP has a signal handler or a
+/// timeout (max_execution_time) to run, so that acquire() makes its last
+/// attempt and returns, as at its deadline, and PHP runs it (a worker's
+/// SIGTERM is not held up for the whole $wait).
+fn deadline_unless_interrupted(deadline: Instant) -> Instant {
+    if conn::interrupted() {
+        deadline.min(Instant::now())
+    } else {
+        deadline
+    }
+}
+
 /// A few random milliseconds (Redlock's retry jitter after a split vote).
 fn jitter() -> Duration {
     let b = uuid::Uuid::new_v4();
@@ -588,7 +600,7 @@ impl Lock {
         &self,
         token: &[u8],
         waiting: bool,
-        deadline: Instant,
+        mut deadline: Instant,
     ) -> Result<Option<i64>> {
         let sh = &self.sh;
         let node = &sh.nodes[0];
@@ -652,6 +664,7 @@ impl Lock {
                 self.leave(token);
                 return Err(e);
             }
+            deadline = deadline_unless_interrupted(deadline);
         }
     }
 
@@ -695,7 +708,7 @@ impl Lock {
         &self,
         token: &[u8],
         waiting: bool,
-        deadline: Instant,
+        mut deadline: Instant,
     ) -> Result<Option<i64>> {
         let sh = &self.sh;
         let mode = if waiting { "1" } else { "0" };
@@ -789,6 +802,7 @@ impl Lock {
                     return Err(e);
                 }
             }
+            deadline = deadline_unless_interrupted(deadline);
         }
     }
 

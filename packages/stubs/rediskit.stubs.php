@@ -541,7 +541,9 @@ namespace RedisKit {
          * Acquiring a lock this object already holds renews it (no counting).
          * In a process forked from the one that took it, the object first gets a
          * token of the child's own: the child waits for its parent's lock like
-         * any other process.
+         * any other process. A signal PHP has a handler for (pcntl_async_signals)
+         * or a timeout ends the wait early: one last attempt, then false, and the
+         * handler runs (a worker's SIGTERM is not held up for the whole $wait).
          * @param float $wait Seconds to wait (>= 0).
          * @return bool true if this object now holds the lock.
          * @throws \ValueError if $wait < 0 or not finite.
@@ -610,7 +612,8 @@ namespace RedisKit {
          * @param callable $callback Called without arguments; its return value is returned.
          * @param float $wait Seconds to wait for the lock (>= 0).
          * @return mixed What $callback returned.
-         * @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
+         * @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait
+         *   (or before a signal cut the wait short, see acquire(); its handler has run then).
          * @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
          *   meanwhile (its TTL ran out or another owner took it), also when the callback
          *   itself found it gone (isAcquired()/extend() false): other code may have run

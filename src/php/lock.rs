@@ -55,7 +55,9 @@ impl RedisLock {
     /// Acquiring a lock this object already holds renews it (no counting).
     /// In a process forked from the one that took it, the object first gets a
     /// token of the child's own: the child waits for its parent's lock like
-    /// any other process.
+    /// any other process. A signal PHP has a handler for (pcntl_async_signals)
+    /// or a timeout ends the wait early: one last attempt, then false, and the
+    /// handler runs (a worker's SIGTERM is not held up for the whole $wait).
     /// @param float $wait Seconds to wait (>= 0).
     /// @return bool true if this object now holds the lock.
     /// @throws \ValueError if $wait < 0 or not finite.
@@ -131,7 +133,8 @@ impl RedisLock {
     /// @param callable $callback Called without arguments; its return value is returned.
     /// @param float $wait Seconds to wait for the lock (>= 0).
     /// @return mixed What $callback returned.
-    /// @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait.
+    /// @throws \RedisKit\LockTimeoutException if the lock could not be acquired within $wait
+    ///   (or before a signal cut the wait short, see acquire(); its handler has run then).
     /// @throws \RedisKit\LockLostException after the callback returned, if the lock was lost
     ///   meanwhile (its TTL ran out or another owner took it), also when the callback
     ///   itself found it gone (isAcquired()/extend() false): other code may have run
@@ -140,9 +143,17 @@ impl RedisLock {
     #[php(defaults(wait = 0.0))]
     pub fn run(&self, callback: ZendCallable, wait: f64) -> PhpResult<Zval> {
         if !self.inner.acquire(wait).map_err(throw)? {
+            // a wait a signal cut short: its handler runs before we throw
+            let cut = crate::conn::interrupted();
+            super::dispatch_pending_signals()?;
             return Err(PhpException::from_class::<LockTimeoutException>(format!(
-                "RedisLock: could not acquire '{}' within {wait} s",
-                crate::conn::shown(self.inner.key())
+                "RedisLock: could not acquire '{}' within {wait} s{}",
+                crate::conn::shown(self.inner.key()),
+                if cut {
+                    " (the wait was cut short: PHP had a signal handler or a timeout to run)"
+                } else {
+                    ""
+                }
             )));
         }
         let epoch = self.inner.epoch();

@@ -71,6 +71,25 @@ fn vm_interrupted() -> bool {
     unsafe { std::ptr::read_volatile(&ExecutorGlobals::get().vm_interrupt.value) }
 }
 
+/// Runs the PHP signal handlers waiting for this thread (pcntl_async_signals)
+/// before a method throws: PHP calls no handler while an exception is
+/// pending, so a signal that ended a blocking wait would otherwise be lost.
+/// A handler's own exception is returned, to propagate instead of ours.
+pub fn dispatch_pending_signals() -> PhpResult<()> {
+    if !vm_interrupted() {
+        return Ok(());
+    }
+    // without ext-pcntl there is nothing to call (and no handler to lose)
+    let Ok(dispatch) = ext_php_rs::types::ZendCallable::try_from_name("pcntl_signal_dispatch")
+    else {
+        return Ok(());
+    };
+    match dispatch.try_call(vec![]) {
+        Err(e @ ext_php_rs::error::Error::ExceptionPending { .. }) => Err(PhpException::from(e)),
+        _ => Ok(()),
+    }
+}
+
 /// # Safety
 /// Called by PHP at the start of every request.
 pub unsafe extern "C" fn request_startup(_ty: i32, _module: i32) -> i32 {
