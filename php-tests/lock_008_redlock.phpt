@@ -1,5 +1,5 @@
 --TEST--
-RedisLock Redlock: a list of 3 independent masters; majority needed, works with one stopped, fails (ConnectionException) with two stopped, undoes a minority grant everywhere, fencing tokens strictly increasing
+RedisLock Redlock: a list of 3 independent masters; majority needed, works with one stopped, fails (ConnectionException) with two stopped, undoes a minority grant everywhere, a release with no majority lands where it can and says so, fencing tokens strictly increasing
 --FILE--
 <?php
 require __DIR__ . '/_lock.inc';
@@ -69,7 +69,10 @@ var_dump($sorted === $fences && count(array_unique($fences)) === count($fences))
 // two stopped: no majority can answer
 $s[1]->stop(true);
 echo rk_ex(rk_catch(fn() => $a->acquire())), "\n";
+// a release cannot be undone: it lands on the server that answered, and says so
+$raw(2)->set('res', $a->token(), 'PX', 10000);
 echo rk_ex(rk_catch(fn() => $a->release())), "\n";
+var_dump($raw(2)->exists('res'));
 // back up (empty: no persistence): tokens still increase (write-back on server 2 + clock floor)
 $s[0]->start(); $s[1]->start();
 var_dump($a->acquire());
@@ -120,7 +123,8 @@ bool(true)
 bool(true)
 bool(true)
 RedisKit\ConnectionException: Redlock: only 1 of 3 Redis servers answered, 2 needed: %s
-RedisKit\ConnectionException: Redlock: only 1 of 3 Redis servers answered, 2 needed: %s
+RedisKit\ConnectionException: Redlock: only 1 of 3 Redis servers answered, 2 needed; the lock is released on the ones that answered (a release is not undone) and kept on the others until its TTL ends: %s
+int(0)
 bool(true)
 bool(true)
 bool(true)

@@ -313,6 +313,12 @@ impl Shared {
     /// How many nodes must agree (1, or the quorum), or the first error when
     /// too few nodes answered to decide anything.
     fn count_reachable<T>(&self, results: &[Result<T>]) -> Result<usize> {
+        self.count_reachable_or(results, "")
+    }
+
+    /// As `count_reachable`, with `done` (what the nodes that answered did)
+    /// added to the Redlock error.
+    fn count_reachable_or<T>(&self, results: &[Result<T>], done: &str) -> Result<usize> {
         let need = self.quorum();
         let answered = results.iter().filter(|r| r.is_ok()).count();
         if answered >= need {
@@ -334,7 +340,7 @@ impl Shared {
             return Err(e.clone());
         }
         Err(Error::Connection(format!(
-            "Redlock: only {answered} of {} Redis servers answered, {need} needed: {}",
+            "Redlock: only {answered} of {} Redis servers answered, {need} needed{done}: {}",
             self.nodes.len(),
             errors.join("; ")
         )))
@@ -345,7 +351,19 @@ impl Shared {
             let c = n.waiter_call(&scripts::LOCK_RELEASE, token);
             Ok(int(conn::eval(&n.dsn, &c, true)?, "lock release")? == 1)
         });
-        let need = self.count_reachable(&results)?;
+        self.released(&results)
+    }
+
+    /// True if the lock was released on enough nodes. A release cannot be
+    /// undone, so when too few Redlock servers answered, the ones that did
+    /// are released all the same (the others keep the lock until its TTL
+    /// ends) and the error says so.
+    fn released(&self, results: &[Result<bool>]) -> Result<bool> {
+        let need = self.count_reachable_or(
+            results,
+            "; the lock is released on the ones that answered (a release is not undone) \
+             and kept on the others until its TTL ends",
+        )?;
         Ok(results.iter().filter(|r| matches!(r, Ok(true))).count() >= need)
     }
 
@@ -843,8 +861,7 @@ impl Lock {
             c.int(HEARTBEAT_MS).arg(n.private());
             Ok(int(conn::eval(&n.dsn, &c, true)?, "lock force release")? == 1)
         });
-        let need = self.sh.count_reachable(&results)?;
-        Ok(results.iter().filter(|r| matches!(r, Ok(true))).count() >= need)
+        self.sh.released(&results)
     }
 
     /// The owner token holding the lock now, whoever it is (on a majority for

@@ -575,7 +575,8 @@ namespace RedisKit {
          * next waiter; for operators and framework "force release" calls. Ends
          * this object's lease if it held the lock.
          * @return bool true if the lock was held (on a majority for Redlock), false if it was free.
-         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
+         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached;
+         *   for Redlock the servers that answered are released all the same.
          */
         public function forceRelease(): bool {}
 
@@ -596,6 +597,8 @@ namespace RedisKit {
          * Releases the lock if this owner (token) holds it, and wakes the next waiter.
          * @return bool true if this owner held it and released it (on a majority for Redlock);
          *   false in a process forked from the one that took it (nothing is sent).
+         * @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached;
+         *   for Redlock the servers that answered are released all the same.
          */
         public function release(): bool {}
 

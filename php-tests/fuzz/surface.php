@@ -701,6 +701,15 @@ function rkf_call(int $seed, int $k, RkfRaw $raw): void
                 $diff = array_values(array_filter($diff, fn($d) =>
                     !preg_match('~^(created|modified) \d+/.*:fence$~', $d) && !preg_match('~^deleted \d+/.*:wake(:.*)?$~', $d)));
             }
+            if ($class === 'RedisKit\RedisLock' && in_array($method, ['release', 'forceRelease'], true)
+                && str_contains($ex->getMessage(), 'released on the ones that answered (a release is not undone)')) {
+                // Redlock with no majority: the servers that answered are
+                // released all the same, as the message says (a release is
+                // never rolled back, and a waiter there is woken): only
+                // deletions and wake-ups may be seen
+                $diff = array_values(array_filter($diff, fn($d) =>
+                    !str_starts_with($d, 'deleted ') && !preg_match('~^(created|modified) \d+/.*:(wake|queue|waiters)(:.*)?$~', $d)));
+            }
             if ($diff) {
                 $note("write by a failed call: $label threw $exClass",
                     "$exClass: " . rkf_clip($ex->getMessage(), 300) . "\nchanged in Redis: " . rkf_clip(implode('; ', $diff), 600));
