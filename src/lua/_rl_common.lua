@@ -20,23 +20,7 @@ local SLOTS = 11
 local t = redis.call('TIME')
 local REAL_NOW = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
--- floor(x / y) for integers 0 <= x < 2^53, y >= 1, exact.
-local function idiv(x, y)
-  local q = math.floor(x / y)
-  if q * y > x then
-    q = q - 1
-  elseif (q + 1) * y <= x then
-    q = q + 1
-  end
-  return q
-end
-
--- ceil(x / y), same domain.
-local function cdiv(x, y)
-  local q = idiv(x, y)
-  if q * y < x then q = q + 1 end
-  return q
-end
+--!include _rl_div.lua
 
 local function fmt(x)
   return string.format('%.0f', x)

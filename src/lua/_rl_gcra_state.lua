@@ -2,6 +2,7 @@
 -- arithmetic of durations as pairs {us, f} = us + f / l, the units left at a
 -- theoretical arrival time, and the stored TAT {a1, a2} (never before now).
 -- Expects `key`, `l`, `T1`, `T2`, `B1`, `B2` and `now` to be defined.
+--!include _rl_div.lua
 local function add(a1, a2, b1, b2)
   a1, a2 = a1 + b1, a2 + b2
   if a2 >= l then return a1 + 1, a2 - l end
@@ -25,8 +26,7 @@ local function remaining(a1, a2)
   if d1 < 0 then return 0 end
   local function mul(q)
     local f = q * T2
-    local carry = math.floor(f / l)
-    if carry * l > f then carry = carry - 1 elseif (carry + 1) * l <= f then carry = carry + 1 end
+    local carry = idiv(f, l)
     return q * T1 + carry, f - carry * l
   end
   local function le(q)

@@ -1,19 +1,8 @@
 -- Shared by rl_tb.lua and rl_reserve.lua (inlined at build time): exact
--- integer division, and the bucket's level `n` (in 1/W units) as of `now`
--- (the state's own time if that is later than the server's `real` time).
--- Expects `key`, `rate`, `cap` and `real` to be defined.
--- floor(x / y) and ceil(x / y), exact for integers 0 <= x < 2^53 (ceil: 0 for x <= 0)
-local function idiv(x, y)
-  local q = math.floor(x / y)
-  if q * y > x then q = q - 1 elseif (q + 1) * y <= x then q = q + 1 end
-  return q
-end
-local function cdiv(x, y)
-  if x <= 0 then return 0 end
-  local q = idiv(x, y)
-  if q * y < x then q = q + 1 end
-  return q
-end
+-- integer division (_rl_div.lua), and the bucket's level `n` (in 1/W units)
+-- as of `now` (the state's own time if that is later than the server's
+-- `real` time). Expects `key`, `rate`, `cap` and `real` to be defined.
+--!include _rl_div.lua
 local now, n = real, cap
 local v = redis.call('HMGET', key, 'n', 't')
 local sn, st = tonumber(v[1]), tonumber(v[2])
