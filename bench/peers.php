@@ -58,21 +58,7 @@ bench_row("rate limit refused (a round trip each) vs symfony/rate-limiter", $r['
 $ctl->rawCommand('CONFIG', 'SET', 'slowlog-max-len', '100000');
 function redis_us(Redis $ctl, callable $fn, int $ops = 2000): float
 {
-    for ($i = 0; $i < 50; $i++) $fn($i);
-    $ctl->rawCommand('CONFIG', 'SET', 'slowlog-log-slower-than', '0');
-    $ctl->rawCommand('SLOWLOG', 'RESET');
-    for ($i = 0; $i < $ops; $i++) $fn($i);
-    $ctl->rawCommand('CONFIG', 'SET', 'slowlog-log-slower-than', '10000');
-    $us = 0;
-    foreach ($ctl->rawCommand('SLOWLOG', 'GET', '-1') as $e) {
-        $cmd = strtoupper((string)($e[3][0] ?? ''));
-        if ($cmd === 'SLOWLOG' || $cmd === 'CONFIG') continue;
-        // Redis 7 logs the commands a script runs too, as client '?:0': the
-        // script's own entry already includes them
-        if (($e[4] ?? '') === '?:0') continue;
-        $us += $e[2];
-    }
-    return $us / $ops;
+    return bench_redis_cost($ctl, $fn, $ops)[0];
 }
 $lb = new RedisKit\RedisLeaderboard('srv-lb', $url, ['prefix' => $ns]);
 $s = [];

@@ -45,25 +45,8 @@ bench_row("$sv LockFactory lock cycle (createLock + acquire + release): RedisKit
 
 // round trips and Redis execution time per cycle: SLOWLOG at threshold 0
 $ctl->rawCommand('CONFIG', 'SET', 'slowlog-max-len', '100000');
-function sf_redis_cost(Redis $ctl, callable $fn, int $ops = 1000): array
-{
-    for ($i = 0; $i < 50; $i++) $fn();
-    $ctl->rawCommand('CONFIG', 'SET', 'slowlog-log-slower-than', '0');
-    $ctl->rawCommand('SLOWLOG', 'RESET');
-    for ($i = 0; $i < $ops; $i++) $fn();
-    $ctl->rawCommand('CONFIG', 'SET', 'slowlog-log-slower-than', '10000');
-    $us = 0;
-    $n = 0;
-    foreach ($ctl->rawCommand('SLOWLOG', 'GET', '-1') as $e) {
-        $cmd = strtoupper((string) ($e[3][0] ?? ''));
-        if ($cmd === 'SLOWLOG' || $cmd === 'CONFIG' || ($e[4] ?? '') === '?:0') continue;
-        $us += $e[2];
-        $n++;
-    }
-    return [$us / $ops, $n / $ops];
-}
-[$rkUs, $rkN] = sf_redis_cost($ctl, $rk);
-[$sfUs, $sfN] = sf_redis_cost($ctl, $sf);
+[$rkUs, $rkN] = bench_redis_cost($ctl, $rk, 1000);
+[$sfUs, $sfN] = bench_redis_cost($ctl, $sf, 1000);
 printf("SRV|%s LockFactory acquire + release (round trips: %.0f)|%.2f|symfony/lock RedisStore (round trips: %.0f)|%.2f\n", $sv, $rkN, $rkUs, $sfN, $sfUs);
 
 // blocking handoff: a waiter in acquire(true), ms from release() to it holding the lock

@@ -65,8 +65,7 @@ final class RedisKitTransport implements ReceiverContract
     /** Failed for good here (Messenger has sent it on for retry or to the failure transport): deletes it. */
     public function reject(Envelope $envelope): void
     {
-        $id = $this->id($envelope);
-        $this->redis(fn() => $this->queue->ack($id));
+        $this->ack($envelope);
     }
 
     /** Extends this consumer's claim to visibility_timeout from now (the transport's, whatever $seconds says). */
