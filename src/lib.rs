@@ -2,6 +2,7 @@
 //! the pure-Rust core lives in `conn` and one module per primitive, the PHP
 //! bindings in `php` (left out of test builds, and of the fuzz targets'
 //! `--cfg fuzzing` builds: they link against PHP).
+pub mod cache;
 pub mod conn;
 pub mod leaderboard;
 pub mod lock;

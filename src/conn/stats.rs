@@ -18,8 +18,74 @@ static REQUESTS: AtomicU64 = AtomicU64::new(0);
 static TOPOLOGY: AtomicU64 = AtomicU64::new(0);
 static ATFORK: Once = Once::new();
 
+/// What the primitives count (`RedisKit\stats()`), from replies they read
+/// anyway: no extra round trip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    LockAcquired,
+    LockContended,
+    LockTimedOut,
+    LockLost,
+    QueuePushed,
+    QueueClaimed,
+    QueueAcked,
+    QueueRedelivered,
+    QueueDead,
+    LimiterAllowed,
+    LimiterDenied,
+    LimiterLocalBlocks,
+    CacheHit,
+    CacheMiss,
+    CacheCompute,
+    CacheWait,
+    CacheEarlyRefresh,
+    CacheStaleServed,
+}
+
+const EVENTS: [(Event, &str); 18] = [
+    (Event::LockAcquired, "lock_acquired"),
+    (Event::LockContended, "lock_contended"),
+    (Event::LockTimedOut, "lock_timed_out"),
+    (Event::LockLost, "lock_lost"),
+    (Event::QueuePushed, "queue_pushed"),
+    (Event::QueueClaimed, "queue_claimed"),
+    (Event::QueueAcked, "queue_acked"),
+    (Event::QueueRedelivered, "queue_redelivered"),
+    (Event::QueueDead, "queue_dead"),
+    (Event::LimiterAllowed, "limiter_allowed"),
+    (Event::LimiterDenied, "limiter_denied"),
+    (Event::LimiterLocalBlocks, "limiter_local_blocks"),
+    (Event::CacheHit, "cache_hits"),
+    (Event::CacheMiss, "cache_misses"),
+    (Event::CacheCompute, "cache_computes"),
+    (Event::CacheWait, "cache_waits"),
+    (Event::CacheEarlyRefresh, "cache_early_refreshes"),
+    (Event::CacheStaleServed, "cache_stale_served"),
+];
+
+// EVENTS lists the events in their declaration order
+const _: () = {
+    let mut i = 0;
+    while i < EVENTS.len() {
+        assert!(EVENTS[i].0 as usize == i);
+        i += 1;
+    }
+};
+
+static EVENT_COUNTS: [AtomicU64; EVENTS.len()] = [const { AtomicU64::new(0) }; EVENTS.len()];
+
+/// Counts `n` events of one kind.
+pub fn count(e: Event, n: u64) {
+    if n > 0 {
+        EVENT_COUNTS[e as usize].fetch_add(n, Relaxed);
+    }
+}
+
 extern "C" fn after_fork_in_child() {
     GENERATION.fetch_add(1, Relaxed);
+    for c in &EVENT_COUNTS {
+        c.store(0, Relaxed);
+    }
     for c in [
         &OPENED,
         &RECONNECTS,
@@ -95,7 +161,7 @@ pub fn live_connections() -> u64 {
 
 /// Snapshot, in a stable order, for `RedisKit\stats()` and phpinfo.
 pub fn snapshot() -> Vec<(&'static str, u64)> {
-    vec![
+    [
         ("connections_opened", OPENED.load(Relaxed)),
         ("live_connections", LIVE.load(Relaxed)),
         ("reconnects", RECONNECTS.load(Relaxed)),
@@ -105,6 +171,14 @@ pub fn snapshot() -> Vec<(&'static str, u64)> {
         ("errors", ERRORS.load(Relaxed)),
         ("requests", REQUESTS.load(Relaxed)),
         ("topology_queries", TOPOLOGY.load(Relaxed)),
-        ("pid", std::process::id() as u64),
     ]
+    .into_iter()
+    .chain(
+        EVENTS
+            .iter()
+            .zip(&EVENT_COUNTS)
+            .map(|((_, name), c)| (*name, c.load(Relaxed))),
+    )
+    .chain([("pid", std::process::id() as u64)])
+    .collect()
 }

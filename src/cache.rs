@@ -1,0 +1,949 @@
+//! Cache-aside on Redis: `remember()` is single-flight across processes and
+//! servers (one caller computes a missing value, the others block until its
+//! write wakes them), with negative caching, TTL jitter, probabilistic early
+//! refresh (XFetch) and stale-while-revalidate.
+//!
+//! Key layout (main key `K` = prefix . namespace . ':' . key; the others share
+//! its Redis Cluster hash slot):
+//! - `K`: the value, a string `rk1:<format>:<compute ms>:<stale ms>:<payload>`
+//!   (`redis-cli GET K` shows it; format `p` PHP serialize, `i` igbinary,
+//!   `j` JSON, `s` a plain string, `n` a cached null). Its Redis TTL is the
+//!   jittered TTL plus the stale window.
+//! - `{K}:claim`: the token of the caller computing `K`, for `lock_timeout`.
+//! - `{K}:waiters`: how many callers block for that compute.
+//! - `{K}:wake`: their wake-up tokens (`v:`, `n:` or `x:` and the writer's
+//!   claim token), a short-lived list.
+//!
+//! The PHP values are serialized by the binding; this module sees bytes.
+use crate::conn::{self, aux_key, int, shown, shown_float, Args, Dsn, Error, Result};
+use crate::conn::{ScriptCall, Value};
+use crate::options::{Connection, OptValue, Options, Settings};
+use crate::scripts;
+use parking_lot::Mutex;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub const OPTIONS: &[&str] = &[
+    "ttl",
+    "jitter",
+    "null_ttl",
+    "lock_timeout",
+    "on_lock_timeout",
+    "early_refresh",
+    "stale_ttl",
+    "serializer",
+    "prefix",
+];
+
+/// The options `remember()` takes per call.
+pub const CALL_OPTIONS: &[&str] = &[
+    "jitter",
+    "null_ttl",
+    "lock_timeout",
+    "on_lock_timeout",
+    "early_refresh",
+    "stale_ttl",
+];
+
+/// Longest TTL accepted, in seconds (about 31 years).
+const MAX_TTL: f64 = 1e9;
+/// Keys per `MGET`, `DEL` or write transaction.
+const SLICE: usize = 1000;
+/// Keys `clear()` asks `SCAN` for per call.
+const SCAN_COUNT: &str = "1000";
+
+/// How a value is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Php,
+    Igbinary,
+    Json,
+    /// A string stored as it is (serializer `none`).
+    Raw,
+    /// A cached null (negative caching).
+    Null,
+}
+
+impl Format {
+    fn tag(self) -> u8 {
+        match self {
+            Format::Php => b'p',
+            Format::Igbinary => b'i',
+            Format::Json => b'j',
+            Format::Raw => b's',
+            Format::Null => b'n',
+        }
+    }
+
+    fn of_tag(t: u8) -> Option<Format> {
+        Some(match t {
+            b'p' => Format::Php,
+            b'i' => Format::Igbinary,
+            b'j' => Format::Json,
+            b's' => Format::Raw,
+            b'n' => Format::Null,
+            _ => return None,
+        })
+    }
+
+    /// The `serializer` option's names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Php => "php",
+            Format::Igbinary => "igbinary",
+            Format::Json => "json",
+            Format::Raw => "none",
+            Format::Null => "null",
+        }
+    }
+}
+
+/// A value as read from Redis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub format: Format,
+    pub payload: Vec<u8>,
+    /// How long its compute took (ms; 0 for `set()`).
+    pub delta_ms: u64,
+    /// The stale window included in its Redis TTL (ms).
+    pub stale_ms: u64,
+}
+
+const MAGIC: &[u8] = b"rk1:";
+
+impl Entry {
+    /// The stored form: `rk1:<format>:<delta>:<stale>:<payload>`.
+    pub fn encode(format: Format, payload: &[u8], delta_ms: u64, stale_ms: u64) -> Vec<u8> {
+        let mut out = Vec::with_capacity(payload.len() + 32);
+        out.extend_from_slice(MAGIC);
+        out.push(format.tag());
+        out.extend_from_slice(format!(":{delta_ms}:{stale_ms}:").as_bytes());
+        out.extend_from_slice(payload);
+        out
+    }
+
+    /// Reads a stored value. A value RedisCache did not write is a plain
+    /// string for serializer `none` (`raw_ok`), and `None` otherwise.
+    pub fn decode(mut raw: Vec<u8>, raw_ok: bool) -> Option<Entry> {
+        let parsed = (|| {
+            let rest = raw.strip_prefix(MAGIC)?;
+            let format = Format::of_tag(*rest.first()?)?;
+            let rest = rest.get(1..)?.strip_prefix(b":")?;
+            let (delta, rest) = number(rest)?;
+            let (stale, rest) = number(rest)?;
+            Some((format, delta, stale, raw.len() - rest.len()))
+        })();
+        match parsed {
+            Some((format, delta_ms, stale_ms, at)) => {
+                raw.drain(..at);
+                Some(Entry {
+                    format,
+                    payload: raw,
+                    delta_ms,
+                    stale_ms,
+                })
+            }
+            None if raw_ok => Some(Entry {
+                format: Format::Raw,
+                payload: raw,
+                delta_ms: 0,
+                stale_ms: 0,
+            }),
+            None => None,
+        }
+    }
+}
+
+/// `<digits>:` at the start of `b`: the number and what follows the colon.
+fn number(b: &[u8]) -> Option<(u64, &[u8])> {
+    let end = b.iter().position(|&c| c == b':')?;
+    if end == 0 || end > 19 || !b[..end].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = std::str::from_utf8(&b[..end]).ok()?.parse().ok()?;
+    Some((n, &b[end + 1..]))
+}
+
+/// How `remember()` behaves: the instance's options, or a call's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Policy {
+    /// TTLs are multiplied by a uniform factor in [1 - jitter, 1 + jitter].
+    pub jitter: f64,
+    /// How long a null result is cached (ms; 0: not cached).
+    pub null_ttl_ms: u64,
+    /// How long a caller waits for another's compute (and how long a claim lasts).
+    pub lock_timeout: Duration,
+    /// After `lock_timeout`: throw (true) or compute without the claim.
+    pub throw_on_lock_timeout: bool,
+    /// XFetch's beta (0: no early refresh).
+    pub beta: f64,
+    /// How long an expired value is still served while one caller refreshes it (ms).
+    pub stale_ms: u64,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            jitter: 0.1,
+            null_ttl_ms: 60_000,
+            lock_timeout: Duration::from_secs(10),
+            throw_on_lock_timeout: false,
+            beta: 0.0,
+            stale_ms: 0,
+        }
+    }
+}
+
+impl Policy {
+    /// Applies `jitter`, `null_ttl`, ... from `o` over `self`.
+    fn read(mut self, o: &mut Options) -> Result<Policy> {
+        if let Some(j) = number_option(o, "jitter")? {
+            if !(0.0..1.0).contains(&j) {
+                return Err(Error::invalid(format!(
+                    "RedisCache: option 'jitter' must be in [0, 1), got {}",
+                    shown_float(j)
+                )));
+            }
+            self.jitter = j;
+        }
+        if let Some(t) = ttl_option(o, "null_ttl")? {
+            self.null_ttl_ms = t;
+        }
+        if let Some(t) = number_option(o, "lock_timeout")? {
+            self.lock_timeout =
+                crate::options::positive_secs("RedisCache: option 'lock_timeout'", t)?;
+            if self.lock_timeout < Duration::from_millis(1) {
+                return Err(Error::invalid(format!(
+                    "RedisCache: option 'lock_timeout' must be at least 0.001 seconds, got {}",
+                    shown_float(t)
+                )));
+            }
+        }
+        match o.string("on_lock_timeout")?.as_deref() {
+            None => {}
+            Some("compute") => self.throw_on_lock_timeout = false,
+            Some("throw") => self.throw_on_lock_timeout = true,
+            Some(other) => {
+                return Err(Error::invalid(format!(
+                    "RedisCache: option 'on_lock_timeout' must be 'compute' or 'throw', got '{}'",
+                    shown(other.as_bytes())
+                )))
+            }
+        }
+        if let Some(b) = number_option(o, "early_refresh")? {
+            if !(b.is_finite() && (0.0..=1e6).contains(&b)) {
+                return Err(Error::invalid(format!(
+                    "RedisCache: option 'early_refresh' (XFetch's beta) must be a number >= 0, got {}",
+                    shown_float(b)
+                )));
+            }
+            self.beta = b;
+        }
+        if let Some(t) = ttl_option(o, "stale_ttl")? {
+            self.stale_ms = t;
+        }
+        Ok(self)
+    }
+
+    fn claim_ms(&self) -> u64 {
+        (self.lock_timeout.as_millis() as u64).max(1)
+    }
+}
+
+/// A number option (int or float), `None` when absent.
+fn number_option(o: &mut Options, key: &str) -> Result<Option<f64>> {
+    match o.take(key) {
+        None | Some(OptValue::Null) => Ok(None),
+        Some(OptValue::Int(i)) => Ok(Some(i as f64)),
+        Some(OptValue::Float(f)) => Ok(Some(f)),
+        Some(v) => Err(Error::invalid(format!(
+            "RedisCache: option '{key}' must be a number, got {}",
+            v.type_name()
+        ))),
+    }
+}
+
+/// A TTL option in seconds (>= 0) as ms.
+fn ttl_option(o: &mut Options, key: &str) -> Result<Option<u64>> {
+    match number_option(o, key)? {
+        None => Ok(None),
+        Some(t) => ttl_ms(&format!("option '{key}'"), t).map(Some),
+    }
+}
+
+/// Seconds (finite, >= 0, below 1e9) to whole milliseconds, rounded up so
+/// that a tiny TTL is not "no expiry".
+pub fn ttl_ms(what: &str, secs: f64) -> Result<u64> {
+    if !(secs.is_finite() && (0.0..MAX_TTL).contains(&secs)) {
+        return Err(Error::invalid(format!(
+            "RedisCache: {what} must be a number of seconds >= 0 and below 1e9, got {}",
+            shown_float(secs)
+        )));
+    }
+    Ok((secs * 1000.0).ceil() as u64)
+}
+
+/// This worker's counters for one namespace (`stats()`).
+#[derive(Debug, Default)]
+pub struct Counters {
+    generation: AtomicU64,
+    pub hits: AtomicU64,
+    pub misses: AtomicU64,
+    pub computes: AtomicU64,
+    pub waits: AtomicU64,
+    pub early_refreshes: AtomicU64,
+    pub stale_served: AtomicU64,
+}
+
+#[derive(Clone, Copy)]
+enum Count {
+    Hit,
+    Miss,
+    Compute,
+    Wait,
+    EarlyRefresh,
+    StaleServed,
+}
+
+impl Counters {
+    fn all(&self) -> [&AtomicU64; 6] {
+        [
+            &self.hits,
+            &self.misses,
+            &self.computes,
+            &self.waits,
+            &self.early_refreshes,
+            &self.stale_served,
+        ]
+    }
+
+    /// Zeroes the counters inherited from the parent in a forked child.
+    fn current(&self) -> &Self {
+        let generation = conn::stats::fork_generation();
+        if self.generation.load(Relaxed) != generation {
+            for c in self.all() {
+                c.store(0, Relaxed);
+            }
+            self.generation.store(generation, Relaxed);
+        }
+        self
+    }
+
+    fn add(&self, what: Count, n: u64) {
+        let c = self.current();
+        let (mine, total) = match what {
+            Count::Hit => (&c.hits, conn::stats::Event::CacheHit),
+            Count::Miss => (&c.misses, conn::stats::Event::CacheMiss),
+            Count::Compute => (&c.computes, conn::stats::Event::CacheCompute),
+            Count::Wait => (&c.waits, conn::stats::Event::CacheWait),
+            Count::EarlyRefresh => (&c.early_refreshes, conn::stats::Event::CacheEarlyRefresh),
+            Count::StaleServed => (&c.stale_served, conn::stats::Event::CacheStaleServed),
+        };
+        mine.fetch_add(n, Relaxed);
+        conn::stats::count(total, n);
+    }
+
+    /// (name, value) in a stable order.
+    pub fn snapshot(&self) -> Vec<(&'static str, u64)> {
+        let c = self.current();
+        const NAMES: [&str; 6] = [
+            "hits",
+            "misses",
+            "computes",
+            "waits",
+            "early_refreshes",
+            "stale_served",
+        ];
+        NAMES
+            .iter()
+            .zip(c.all())
+            .map(|(n, v)| (*n, v.load(Relaxed)))
+            .collect()
+    }
+}
+
+/// One `Counters` per namespace (main key prefix) and worker process.
+static COUNTERS: Mutex<Vec<(Vec<u8>, Arc<Counters>)>> = Mutex::new(Vec::new());
+
+fn counters_for(base: &[u8]) -> Arc<Counters> {
+    let mut all = COUNTERS.lock();
+    if let Some((_, c)) = all.iter().find(|(b, _)| b == base) {
+        return c.clone();
+    }
+    let c = Arc::new(Counters::default());
+    c.generation.store(conn::stats::fork_generation(), Relaxed);
+    all.push((base.to_vec(), c.clone()));
+    c
+}
+
+thread_local! {
+    static RNG: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A uniform number in (0, 1] (xorshift64*, seeded from the OS).
+fn uniform() -> f64 {
+    RNG.with(|r| {
+        let mut x = r.get();
+        if x == 0 {
+            x = (uuid::Uuid::new_v4().as_u128() as u64) | 1;
+        }
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        r.set(x);
+        let v = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
+        (v as f64 + 1.0) / (1u64 << 53) as f64
+    })
+}
+
+/// A claim token: 16 hex digits, random.
+fn new_token() -> String {
+    format!("{:016x}", uuid::Uuid::new_v4().as_u128() as u64)
+}
+
+/// `ttl_ms` times a uniform factor in [1 - jitter, 1 + jitter] (0 stays 0: no expiry).
+pub fn jittered(ttl_ms: u64, jitter: f64) -> u64 {
+    if ttl_ms == 0 || jitter == 0.0 {
+        return ttl_ms;
+    }
+    let factor = 1.0 - jitter + 2.0 * jitter * uniform();
+    ((ttl_ms as f64 * factor).round() as u64).max(1)
+}
+
+/// XFetch (Vattani et al., VLDB 2015): refresh now, with a probability that
+/// grows as expiry nears, scaled by the compute time and beta.
+fn xfetch(delta_ms: u64, beta: f64, remaining_ms: i64) -> bool {
+    beta > 0.0 && delta_ms > 0 && -(delta_ms as f64) * beta * uniform().ln() >= remaining_ms as f64
+}
+
+/// What a value to write is: its format and bytes, or a null.
+pub type Stored = Option<(Format, Vec<u8>)>;
+
+/// What `remember()` ends with.
+#[derive(Debug)]
+pub enum Got<T> {
+    /// A cached value (a cached null included).
+    Cached(Entry),
+    /// This call computed the value.
+    Computed(T),
+    /// The compute this call waited for returned a null that is not cached.
+    Null,
+    /// `lock_timeout` passed while another caller computed (on_lock_timeout: throw).
+    TimedOut,
+}
+
+enum Fetch {
+    Hit(Vec<u8>, i64),
+    Claimed,
+    Busy(u64, Vec<u8>),
+}
+
+/// The keys of one cached value.
+struct Keys {
+    value: Vec<u8>,
+    claim: Vec<u8>,
+    waiters: Vec<u8>,
+    wake: Vec<u8>,
+}
+
+#[derive(Debug)]
+pub struct Cache {
+    dsn: Arc<Dsn>,
+    /// prefix . namespace . ':'
+    base: Vec<u8>,
+    /// The `ttl` option (ms; 0: no expiry).
+    default_ttl_ms: u64,
+    policy: Policy,
+    serializer: Format,
+    counters: Arc<Counters>,
+}
+
+impl Cache {
+    /// `serializers`: the serializers this PHP can use (igbinary only when loaded).
+    pub fn new(
+        namespace: &[u8],
+        connection: &Connection,
+        mut opts: Options,
+        settings: &Settings,
+        serializers: &[Format],
+    ) -> Result<Cache> {
+        if namespace.is_empty() {
+            return Err(Error::invalid(
+                "RedisCache: the namespace must not be empty",
+            ));
+        }
+        let default_ttl_ms = ttl_option(&mut opts, "ttl")?.unwrap_or(0);
+        let policy = Policy::default().read(&mut opts)?;
+        let serializer = match opts.string("serializer")?.as_deref() {
+            None | Some("php") => Format::Php,
+            Some("igbinary") => Format::Igbinary,
+            Some("json") => Format::Json,
+            Some("none") => Format::Raw,
+            Some(other) => {
+                return Err(Error::invalid(format!(
+                    "RedisCache: option 'serializer' must be 'php', 'igbinary', 'json' or 'none', got '{}'",
+                    shown(other.as_bytes())
+                )))
+            }
+        };
+        if !serializers.contains(&serializer) {
+            return Err(Error::invalid(format!(
+                "RedisCache: serializer '{}' needs the {} extension, which is not loaded",
+                serializer.name(),
+                serializer.name()
+            )));
+        }
+        let prefix = opts
+            .string("prefix")?
+            .unwrap_or_else(|| settings.prefix.clone());
+        opts.finish("RedisCache", OPTIONS)?;
+        let dsn = connection.single(settings)?;
+        let mut base = conn::main_key(&prefix, namespace);
+        base.push(b':');
+        let counters = counters_for(&base);
+        Ok(Cache {
+            dsn,
+            base,
+            default_ttl_ms,
+            policy,
+            serializer,
+            counters,
+        })
+    }
+
+    pub fn serializer(&self) -> Format {
+        self.serializer
+    }
+
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The instance's policy with a call's options over it.
+    pub fn call_policy(&self, mut opts: Options) -> Result<Policy> {
+        let p = self.policy.read(&mut opts)?;
+        opts.finish("RedisCache::remember()", CALL_OPTIONS)?;
+        Ok(p)
+    }
+
+    pub fn stats(&self) -> Vec<(&'static str, u64)> {
+        self.counters.snapshot()
+    }
+
+    fn key(&self, key: &[u8]) -> Result<Vec<u8>> {
+        if key.is_empty() {
+            return Err(Error::invalid("RedisCache: a key must not be empty"));
+        }
+        let mut k = Vec::with_capacity(self.base.len() + key.len());
+        k.extend_from_slice(&self.base);
+        k.extend_from_slice(key);
+        Ok(k)
+    }
+
+    fn keys(&self, key: &[u8]) -> Result<Keys> {
+        let value = self.key(key)?;
+        Ok(Keys {
+            claim: aux_key(&value, "claim"),
+            waiters: aux_key(&value, "waiters"),
+            wake: aux_key(&value, "wake"),
+            value,
+        })
+    }
+
+    /// A TTL argument (seconds; `None`: the `ttl` option) as ms, 0: no expiry.
+    pub fn ttl_arg(&self, ttl: Option<f64>) -> Result<u64> {
+        match ttl {
+            None => Ok(self.default_ttl_ms),
+            Some(t) => ttl_ms("the TTL", t),
+        }
+    }
+
+    /// The stored bytes and the Redis PX (0: no expiry) of a value written now.
+    fn stored(&self, value: &Stored, ttl_ms: u64, delta_ms: u64, p: &Policy) -> (Vec<u8>, u64) {
+        match value {
+            Some((format, payload)) => {
+                let stale = if ttl_ms == 0 { 0 } else { p.stale_ms };
+                let px = jittered(ttl_ms, p.jitter);
+                (
+                    Entry::encode(*format, payload, delta_ms, stale),
+                    if px == 0 { 0 } else { px + stale },
+                )
+            }
+            None => (
+                Entry::encode(Format::Null, b"", delta_ms, 0),
+                jittered(p.null_ttl_ms, p.jitter),
+            ),
+        }
+    }
+
+    fn decode(&self, raw: Vec<u8>) -> Option<Entry> {
+        Entry::decode(raw, self.serializer == Format::Raw)
+    }
+
+    /// The value of `key`, `None` on a miss (a value past its TTL that is
+    /// only kept for its stale window is a miss here).
+    pub fn get(&self, key: &[u8]) -> Result<Option<Entry>> {
+        let k = self.key(key)?;
+        let mut a = Args::cmd("GET");
+        a.push(&k);
+        let raw = match conn::command(&self.dsn, &a, true)? {
+            Value::BulkString(b) => Some(b),
+            Value::Nil => None,
+            v => return Err(Error::unexpected("GET", &v)),
+        };
+        let mut found = raw.and_then(|r| self.decode(r));
+        if found.as_ref().is_some_and(|e| e.stale_ms > 0) {
+            let mut a = Args::cmd("PTTL");
+            a.push(&k);
+            let pttl = int(conn::command(&self.dsn, &a, true)?, "PTTL")?;
+            if found.as_ref().is_some_and(|e| is_stale(pttl, e.stale_ms)) {
+                found = None;
+            }
+        }
+        self.counters.add(
+            if found.is_some() {
+                Count::Hit
+            } else {
+                Count::Miss
+            },
+            1,
+        );
+        Ok(found)
+    }
+
+    /// Many values, in the order of `keys` (`MGET`: one round trip per 1000
+    /// keys, and per hash slot on a Redis Cluster).
+    pub fn get_many(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Entry>>> {
+        let full: Vec<Vec<u8>> = keys.iter().map(|k| self.key(k)).collect::<Result<_>>()?;
+        let mut out: Vec<Option<Entry>> = Vec::with_capacity(keys.len());
+        for group in self.groups(&full) {
+            let mut a = Args::cmd("MGET");
+            for &i in &group {
+                a.push(&full[i]);
+            }
+            let replies = match conn::command(&self.dsn, &a, true)? {
+                Value::Array(v) if v.len() == group.len() => v,
+                v => return Err(Error::unexpected("MGET", &v)),
+            };
+            out.resize(keys.len(), None);
+            for (&i, v) in group.iter().zip(replies) {
+                out[i] = match v {
+                    Value::BulkString(b) => self.decode(b),
+                    _ => None,
+                };
+            }
+        }
+        out.resize(keys.len(), None);
+        // values kept for their stale window only: one PTTL each
+        let stale: Vec<usize> = (0..out.len())
+            .filter(|&i| out[i].as_ref().is_some_and(|e| e.stale_ms > 0))
+            .collect();
+        for &i in &stale {
+            let mut a = Args::cmd("PTTL");
+            a.push(&full[i]);
+            let pttl = int(conn::command(&self.dsn, &a, true)?, "PTTL")?;
+            if out[i].as_ref().is_some_and(|e| is_stale(pttl, e.stale_ms)) {
+                out[i] = None;
+            }
+        }
+        let hits = out.iter().filter(|e| e.is_some()).count() as u64;
+        self.counters.add(Count::Hit, hits);
+        self.counters.add(Count::Miss, out.len() as u64 - hits);
+        Ok(out)
+    }
+
+    /// Indexes of `keys` in batches of `SLICE`, one batch per hash slot on a cluster.
+    fn groups(&self, keys: &[Vec<u8>]) -> Vec<Vec<usize>> {
+        let mut groups: Vec<(u16, Vec<usize>)> = Vec::new();
+        let cluster = self
+            .dsn
+            .topology
+            .as_deref()
+            .is_some_and(|t| matches!(t, conn::Topology::Cluster { .. }));
+        for (i, k) in keys.iter().enumerate() {
+            let slot = if cluster { conn::slot::key_slot(k) } else { 0 };
+            match groups
+                .iter_mut()
+                .find(|(s, g)| *s == slot && g.len() < SLICE)
+            {
+                Some((_, g)) => g.push(i),
+                None => groups.push((slot, vec![i])),
+            }
+        }
+        groups.into_iter().map(|(_, g)| g).collect()
+    }
+
+    /// Writes a value (`None`: a cached null, for `null_ttl`).
+    pub fn set(&self, key: &[u8], value: &Stored, ttl_ms: u64) -> Result<()> {
+        self.set_many(&[(key.to_vec(), value.clone())], ttl_ms)
+    }
+
+    /// Writes many values, each with its own jittered TTL: one MULTI/EXEC per
+    /// 1000 keys (and per hash slot on a Redis Cluster), so a batch on one
+    /// server is written whole or not at all.
+    pub fn set_many(&self, values: &[(Vec<u8>, Stored)], ttl_ms: u64) -> Result<()> {
+        let full: Vec<Vec<u8>> = values
+            .iter()
+            .map(|(k, _)| self.key(k))
+            .collect::<Result<_>>()?;
+        let p = self.policy;
+        for group in self.groups(&full) {
+            let cmds: Vec<Args> = group
+                .iter()
+                .map(|&i| {
+                    let (bytes, px) = self.stored(&values[i].1, ttl_ms, 0, &p);
+                    let mut a = Args::cmd("SET");
+                    a.push(&full[i]).push(bytes);
+                    if px > 0 {
+                        a.push("PX").int(px as i64);
+                    }
+                    a
+                })
+                .collect();
+            conn::transaction(&self.dsn, &cmds, true)?;
+        }
+        Ok(())
+    }
+
+    /// Deletes keys; how many existed.
+    pub fn delete(&self, keys: &[Vec<u8>]) -> Result<i64> {
+        let full: Vec<Vec<u8>> = keys.iter().map(|k| self.key(k)).collect::<Result<_>>()?;
+        let mut n = 0;
+        for group in self.groups(&full) {
+            let mut a = Args::cmd("UNLINK");
+            for &i in &group {
+                a.push(&full[i]);
+            }
+            n += int(conn::command(&self.dsn, &a, true)?, "UNLINK")?;
+        }
+        Ok(n)
+    }
+
+    /// Deletes every value of this namespace (SCAN MATCH and UNLINK in
+    /// batches; never FLUSHDB); how many there were.
+    pub fn clear(&self) -> Result<i64> {
+        let mut pattern = Vec::with_capacity(self.base.len() + 1);
+        for &b in &self.base {
+            if matches!(b, b'*' | b'?' | b'[' | b']' | b'\\') {
+                pattern.push(b'\\');
+            }
+            pattern.push(b);
+        }
+        pattern.push(b'*');
+        let mut cursor = b"0".to_vec();
+        let mut n = 0;
+        loop {
+            let mut a = Args::cmd("SCAN");
+            a.push(&cursor)
+                .push("MATCH")
+                .push(&pattern)
+                .push("COUNT")
+                .push(SCAN_COUNT);
+            let (next, found) = match conn::command(&self.dsn, &a, true)? {
+                Value::Array(mut v) if v.len() == 2 => {
+                    let found = v.pop();
+                    (v.pop(), found)
+                }
+                v => return Err(Error::unexpected("SCAN", &v)),
+            };
+            let next = conn::bytes(next.unwrap_or(Value::Nil), "SCAN cursor")?;
+            if let Some(Value::Array(keys)) = found {
+                let keys: Vec<Vec<u8>> = keys
+                    .into_iter()
+                    .filter_map(|k| conn::bytes(k, "SCAN key").ok())
+                    .collect();
+                if !keys.is_empty() {
+                    let mut a = Args::cmd("UNLINK");
+                    for k in &keys {
+                        a.push(k);
+                    }
+                    n += int(conn::command(&self.dsn, &a, true)?, "UNLINK")?;
+                }
+            }
+            if next == b"0" {
+                return Ok(n);
+            }
+            cursor = next;
+        }
+    }
+
+    fn fetch(&self, k: &Keys, token: &str, p: &Policy) -> Result<Fetch> {
+        let mut c = ScriptCall::new(&scripts::CACHE_FETCH);
+        c.key(&k.value).key(&k.claim).key(&k.waiters);
+        c.arg(token).int(p.claim_ms() as i64);
+        match conn::eval(&self.dsn, &c, true)? {
+            Value::Int(0) => Ok(Fetch::Claimed),
+            Value::Array(v) if v.len() == 2 => {
+                let mut it = v.into_iter();
+                match (it.next(), it.next()) {
+                    (Some(Value::BulkString(raw)), Some(Value::Int(pttl))) => {
+                        Ok(Fetch::Hit(raw, pttl))
+                    }
+                    (Some(Value::Int(left)), Some(holder)) => Ok(Fetch::Busy(
+                        left.max(1) as u64,
+                        conn::bytes(holder, "cache claim holder").unwrap_or_default(),
+                    )),
+                    _ => Err(Error::Redis(
+                        "unexpected reply from the cache fetch script".into(),
+                    )),
+                }
+            }
+            v => Err(Error::unexpected("cache fetch", &v)),
+        }
+    }
+
+    /// Takes the claim on a value that is there (an early or stale refresh).
+    fn try_claim(&self, k: &Keys, token: &str, p: &Policy) -> Result<bool> {
+        let mut a = Args::cmd("SET");
+        a.push(&k.claim)
+            .push(token)
+            .push("NX")
+            .push("PX")
+            .int(p.claim_ms() as i64);
+        Ok(!matches!(conn::command(&self.dsn, &a, true)?, Value::Nil))
+    }
+
+    /// Ends a compute: writes `value` (unless it is a null that is not
+    /// cached, or the compute failed: `None`), ends the claim, wakes waiters.
+    fn settle(
+        &self,
+        k: &Keys,
+        token: &str,
+        write: Option<(Vec<u8>, u64)>,
+        wake: u8,
+        p: &Policy,
+    ) -> Result<()> {
+        let mut c = ScriptCall::new(&scripts::CACHE_SETTLE);
+        c.key(&k.value).key(&k.claim).key(&k.waiters).key(&k.wake);
+        let (bytes, px) = write.unwrap_or_default();
+        let mut tok = Vec::with_capacity(token.len() + 2);
+        tok.push(wake);
+        tok.push(b':');
+        tok.extend_from_slice(token.as_bytes());
+        c.arg(token)
+            .arg(bytes)
+            .int(px as i64)
+            .int(p.claim_ms() as i64 + 1000)
+            .arg(tok);
+        conn::eval(&self.dsn, &c, true).map(|_| ())
+    }
+
+    /// Runs `compute` and writes what it returned (see `remember`).
+    fn compute_and_write<T, E: From<Error>>(
+        &self,
+        k: &Keys,
+        token: &str,
+        ttl_ms: u64,
+        p: &Policy,
+        compute: impl FnOnce() -> std::result::Result<(Stored, T), E>,
+    ) -> std::result::Result<Got<T>, E> {
+        self.counters.add(Count::Compute, 1);
+        let t0 = Instant::now();
+        let result = compute();
+        let delta_ms = (t0.elapsed().as_millis() as u64).max(1);
+        match result {
+            Err(e) => {
+                // best effort: the claim's TTL ends it otherwise
+                let _ = self.settle(k, token, None, b'x', p);
+                Err(e)
+            }
+            Ok((value, out)) => {
+                let write = if value.is_none() && p.null_ttl_ms == 0 {
+                    None
+                } else {
+                    Some(self.stored(&value, ttl_ms, delta_ms, p))
+                };
+                let wake = if write.is_none() { b'n' } else { b'v' };
+                self.settle(k, token, write, wake, p)?;
+                Ok(Got::Computed(out))
+            }
+        }
+    }
+
+    /// The cached value of `key`, or else `compute`'s, computed by one caller
+    /// at a time across processes (the others wait for its write, up to
+    /// `lock_timeout`). A hit is one round trip, a computed miss two.
+    pub fn remember<T, E: From<Error>>(
+        &self,
+        key: &[u8],
+        ttl_ms: u64,
+        p: &Policy,
+        compute: impl FnOnce() -> std::result::Result<(Stored, T), E>,
+    ) -> std::result::Result<Got<T>, E> {
+        let k = self.keys(key)?;
+        let token = new_token();
+        let deadline = Instant::now() + p.lock_timeout;
+        let mut waited = false;
+        loop {
+            match self.fetch(&k, &token, p)? {
+                Fetch::Hit(raw, pttl) => {
+                    let Some(entry) = self.decode(raw) else {
+                        // a value RedisCache did not write: replaced
+                        if !waited {
+                            self.counters.add(Count::Miss, 1);
+                        }
+                        self.try_claim(&k, &token, p)?;
+                        return self.compute_and_write(&k, &token, ttl_ms, p, compute);
+                    };
+                    if pttl >= 0 && entry.format != Format::Null {
+                        let remaining = pttl - entry.stale_ms as i64;
+                        let stale = remaining <= 0;
+                        if (stale || xfetch(entry.delta_ms, p.beta, remaining))
+                            && self.try_claim(&k, &token, p)?
+                        {
+                            if !stale {
+                                self.counters.add(Count::EarlyRefresh, 1);
+                            }
+                            self.counters.add(Count::Miss, u64::from(stale));
+                            return self.compute_and_write(&k, &token, ttl_ms, p, compute);
+                        }
+                        if stale {
+                            self.counters.add(Count::StaleServed, 1);
+                        }
+                    }
+                    if !waited {
+                        self.counters.add(Count::Hit, 1);
+                    }
+                    return Ok(Got::Cached(entry));
+                }
+                Fetch::Claimed => {
+                    if !waited {
+                        self.counters.add(Count::Miss, 1);
+                    }
+                    return self.compute_and_write(&k, &token, ttl_ms, p, compute);
+                }
+                Fetch::Busy(left_ms, holder) => {
+                    if !waited {
+                        waited = true;
+                        self.counters.add(Count::Miss, 1);
+                        self.counters.add(Count::Wait, 1);
+                    }
+                    let now = Instant::now();
+                    if now >= deadline || conn::interrupted() {
+                        if p.throw_on_lock_timeout {
+                            return Ok(Got::TimedOut);
+                        }
+                        return self.compute_and_write(&k, &token, ttl_ms, p, compute);
+                    }
+                    // until the claim ends (its TTL, +1 ms) or our deadline
+                    let wait = Duration::from_millis(left_ms + 1).min(deadline - now);
+                    if let Some(tok) = conn::wait_signal(&self.dsn, &k.wake, wait)? {
+                        if tok.len() > 2 && tok.starts_with(b"n:") && tok[2..] == holder[..] {
+                            return Ok(Got::Null);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A value kept only for its stale window: its logical TTL has run out.
+fn is_stale(pttl: i64, stale_ms: u64) -> bool {
+    pttl >= 0 && pttl <= stale_ms as i64
+}
+
+#[cfg(test)]
+mod tests;
