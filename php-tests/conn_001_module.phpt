@@ -1,19 +1,19 @@
 --TEST--
-Module: name, version, classes, exception hierarchy, stats keys, phpinfo without passwords
+Module: name, version, classes, exception hierarchy, stats keys (per-primitive counters included), phpinfo without passwords
 --INI--
 rediskit.default_dsn=redis://admin:hunter2@127.0.0.1:6379/0
 --FILE--
 <?php
 var_dump(extension_loaded('rediskit'));
 var_dump(phpversion('rediskit') === (new ReflectionExtension('rediskit'))->getVersion());
-foreach (['RedisKit\Exception', 'RedisKit\ConnectionException', 'RedisKit\LockTimeoutException', 'RedisKit\RedisLeaderboard'] as $c) {
+foreach (['RedisKit\Exception', 'RedisKit\ConnectionException', 'RedisKit\LockTimeoutException', 'RedisKit\RedisLeaderboard', 'RedisKit\RedisCache'] as $c) {
     echo $c, ': ', class_exists($c) ? 'yes' : 'no', "\n";
 }
 var_dump(is_subclass_of('RedisKit\Exception', 'RuntimeException'));
 var_dump(is_subclass_of('RedisKit\ConnectionException', 'RedisKit\Exception'));
 var_dump(is_subclass_of('RedisKit\LockTimeoutException', 'RedisKit\Exception'));
 var_dump((new ReflectionClass('RedisKit\RedisLeaderboard'))->isFinal());
-var_dump(array_keys(RedisKit\stats()));
+echo implode("\n", array_keys(RedisKit\stats())), "\n";
 ob_start();
 phpinfo(INFO_MODULES);
 $info = ob_get_clean();
@@ -29,32 +29,39 @@ RedisKit\Exception: yes
 RedisKit\ConnectionException: yes
 RedisKit\LockTimeoutException: yes
 RedisKit\RedisLeaderboard: yes
+RedisKit\RedisCache: yes
 bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(10) {
-  [0]=>
-  string(18) "connections_opened"
-  [1]=>
-  string(16) "live_connections"
-  [2]=>
-  string(10) "reconnects"
-  [3]=>
-  string(8) "commands"
-  [4]=>
-  string(14) "scripts_loaded"
-  [5]=>
-  string(18) "noscript_fallbacks"
-  [6]=>
-  string(6) "errors"
-  [7]=>
-  string(8) "requests"
-  [8]=>
-  string(16) "topology_queries"
-  [9]=>
-  string(3) "pid"
-}
+connections_opened
+live_connections
+reconnects
+commands
+scripts_loaded
+noscript_fallbacks
+errors
+requests
+topology_queries
+lock_acquired
+lock_contended
+lock_timed_out
+lock_lost
+queue_pushed
+queue_claimed
+queue_acked
+queue_redelivered
+queue_dead
+limiter_allowed
+limiter_denied
+limiter_local_blocks
+cache_hits
+cache_misses
+cache_computes
+cache_waits
+cache_early_refreshes
+cache_stale_served
+pid
 bool(true)
 bool(true)
 bool(false)

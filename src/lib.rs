@@ -43,6 +43,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .name("rediskit")
         .version(php::VERSION)
+        .class::<php::cache::RedisCache>()
         .class::<php::leaderboard::RedisLeaderboard>()
         .class::<php::lock::RedisLock>()
         .class::<php::queue::DelayQueue>()

@@ -23,7 +23,8 @@ mod watchdog;
 use crate::conn::{self, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{Connection, Options, Settings};
 use crate::scripts;
-use std::cell::RefCell;
+use crate::conn::stats::{self, Event};
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -251,6 +252,17 @@ thread_local! {
 }
 
 impl Shared {
+    /// The lease `epoch` is found gone (once: counted as a lost lock).
+    pub(crate) fn mark_lost(&self, epoch: u64) {
+        if self
+            .lease
+            .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst)
+            .is_ok()
+        {
+            stats::count(Event::LockLost, 1);
+        }
+    }
+
     fn quorum(&self) -> usize {
         self.nodes.len() / 2 + 1
     }
@@ -580,17 +592,23 @@ impl Lock {
         let deadline = start + wait;
         let waiting = !wait.is_zero();
         let token = self.own_token();
+        let busy = Cell::new(false);
         let r = if self.sh.redlock() {
-            self.acquire_redlock(&token, waiting, deadline)
+            self.acquire_redlock(&token, waiting, deadline, &busy)
         } else {
-            self.acquire_single(&token, waiting, deadline)
+            self.acquire_single(&token, waiting, deadline, &busy)
         };
+        stats::count(Event::LockContended, u64::from(busy.get()));
         match r {
             Ok(Some(fence)) => {
+                stats::count(Event::LockAcquired, 1);
                 self.acquired(fence, token);
                 Ok(true)
             }
-            Ok(None) => Ok(false),
+            Ok(None) => {
+                stats::count(Event::LockTimedOut, u64::from(waiting));
+                Ok(false)
+            }
             Err(e) => Err(e),
         }
     }
@@ -619,6 +637,7 @@ impl Lock {
         token: &[u8],
         waiting: bool,
         mut deadline: Instant,
+        busy: &Cell<bool>,
     ) -> Result<Option<i64>> {
         let sh = &self.sh;
         let node = &sh.nodes[0];
@@ -648,7 +667,10 @@ impl Lock {
                 .and_then(|a| self.confirmed_by_replicas(token, a));
             let (pttl, head) = match attempt {
                 Ok(Attempt::Got(f)) => return Ok(Some(f)),
-                Ok(Attempt::Busy { pttl, head }) => (pttl, head),
+                Ok(Attempt::Busy { pttl, head }) => {
+                    busy.set(true);
+                    (pttl, head)
+                }
                 Err(e) => {
                     if registered {
                         self.leave(token);
@@ -727,6 +749,7 @@ impl Lock {
         token: &[u8],
         waiting: bool,
         mut deadline: Instant,
+        busy: &Cell<bool>,
     ) -> Result<Option<i64>> {
         let sh = &self.sh;
         let mode = if waiting { "1" } else { "0" };
@@ -781,6 +804,7 @@ impl Lock {
                 }
                 return Err(e);
             }
+            busy.set(true);
             let now = Instant::now();
             if !waiting || now >= deadline {
                 if registered {
@@ -915,7 +939,7 @@ impl Lock {
     fn forget_lease(&self) {
         let l = self.sh.lease_here();
         if l != 0 && l & LOST == 0 {
-            let _ = self.sh.lease.compare_exchange(l, l | LOST, SeqCst, SeqCst);
+            self.sh.mark_lost(l);
         }
     }
 

@@ -33,6 +33,7 @@
 //! put back up to 100 lapsed claims (the same bookkeeping in each), so they
 //! all see the same states; `ack`, `retry` and `touch` of a lapsed claim
 //! nobody noticed yet act as they would once it was noticed.
+use crate::conn::stats::{self, Event};
 use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
 use crate::scripts;
@@ -372,6 +373,7 @@ impl DelayQueue {
                 ids.len()
             )));
         }
+        stats::count(Event::QueuePushed, ids.len() as u64);
         Ok(ids)
     }
 
@@ -425,7 +427,13 @@ impl DelayQueue {
         };
         let mut it = items.into_iter();
         let next = int(it.next().unwrap_or(Value::Nil), "pop")?;
-        Ok((jobs(it)?, next))
+        let died = int(it.next().unwrap_or(Value::Nil), "pop")?;
+        let jobs = jobs(it)?;
+        let redelivered = jobs.iter().filter(|j| j.attempts > 0).count();
+        stats::count(Event::QueueDead, died.max(0) as u64);
+        stats::count(Event::QueueClaimed, jobs.len() as u64);
+        stats::count(Event::QueueRedelivered, redelivered as u64);
+        Ok((jobs, next))
     }
 
     fn claim_call(&self, script: &'static conn::Script, id: &[u8]) -> ScriptCall<'static> {
@@ -437,7 +445,9 @@ impl DelayQueue {
     /// Done: deletes the job if this consumer holds its latest claim.
     pub fn ack(&self, id: &[u8]) -> Result<bool> {
         let c = self.claim_call(&scripts::QUEUE_ACK, id);
-        Ok(int(conn::eval(&self.dsn, &c, false)?, "ack")? == 1)
+        let acked = int(conn::eval(&self.dsn, &c, false)?, "ack")? == 1;
+        stats::count(Event::QueueAcked, u64::from(acked));
+        Ok(acked)
     }
 
     /// Gives the job back, due `delay` seconds from now (a failed attempt).
@@ -445,7 +455,9 @@ impl DelayQueue {
         let us = delay_us("delay", delay)?;
         let mut c = self.claim_call(&scripts::QUEUE_RETRY, id);
         c.int(us);
-        Ok(int(conn::eval(&self.dsn, &c, false)?, "retry")? == 1)
+        let r = int(conn::eval(&self.dsn, &c, false)?, "retry")?;
+        stats::count(Event::QueueDead, u64::from(r == 2));
+        Ok(r >= 1)
     }
 
     /// Extends this consumer's claim to now + visibility timeout.

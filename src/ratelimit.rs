@@ -25,6 +25,7 @@ pub mod local;
 mod lua_tests;
 pub mod model;
 
+use crate::conn::stats::{self, Event};
 use crate::conn::{self, shown_float, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
@@ -435,6 +436,23 @@ impl RateLimiter {
         subjects: &[&[u8]],
         cost: i64,
     ) -> Result<(Outcome, usize)> {
+        let r = Self::check_all(limiters, subjects, cost);
+        if let Ok((o, _)) = &r {
+            let e = if o.allowed {
+                Event::LimiterAllowed
+            } else {
+                Event::LimiterDenied
+            };
+            stats::count(e, 1);
+        }
+        r
+    }
+
+    fn check_all(
+        limiters: &[&RateLimiter],
+        subjects: &[&[u8]],
+        cost: i64,
+    ) -> Result<(Outcome, usize)> {
         let Some(first) = limiters.first() else {
             return Err(Error::invalid(
                 "RateLimiter::attemptAll: the list of limiters is empty",
@@ -492,6 +510,7 @@ impl RateLimiter {
             .filter_map(|(i, l)| local::blocked(&idents[i], &l.params, cost).map(|o| (o, i)))
             .collect();
         if !known.is_empty() {
+            stats::count(Event::LimiterLocalBlocks, 1);
             return Ok(combine(known));
         }
 

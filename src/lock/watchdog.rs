@@ -11,7 +11,7 @@
 //! with another fork generation and forgets it (board, mutex and all) without
 //! touching it, then starts its own thread when one of its own locks needs
 //! one; leases taken by the parent are never renewed by the child.
-use super::{Shared, LOST};
+use super::Shared;
 use crate::conn::stats;
 // std's Mutex/Condvar (futexes), not parking_lot's: parking_lot keeps a
 // process-wide table of parked threads, and a fork while this thread is inside
@@ -262,18 +262,12 @@ fn run(inner: &Inner) {
                     e.last_ok = at;
                     e.due = at + interval(ttl_ms);
                 }
-                Outcome::Lost => {
-                    let _ =
-                        e.sh.lease
-                            .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst);
-                }
+                Outcome::Lost => e.sh.mark_lost(epoch),
                 Outcome::Unreachable => {
                     // Retry soon; once a whole TTL went by without a renewal
                     // the lock has expired.
                     if e.last_ok.elapsed() >= Duration::from_millis(ttl_ms) {
-                        let _ =
-                            e.sh.lease
-                                .compare_exchange(epoch, epoch | LOST, SeqCst, SeqCst);
+                        e.sh.mark_lost(epoch);
                     } else {
                         e.due =
                             Instant::now() + (interval(ttl_ms) / 4).max(Duration::from_millis(5));

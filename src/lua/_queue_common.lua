@@ -128,10 +128,11 @@ end
 -- else claims the job, its last consumer may still ack, retry or touch it.
 -- Its first write removes (not an OOM-checked command): under maxmemory a
 -- script that calls it is never refused half-way.
+-- Returns how many claims went back, and how many of those jobs died.
 local function put_back_lapsed()
   local expired = redis.call('ZRANGE', FLIGHT, '-inf', fmt(NOW_MS), 'BYSCORE', 'LIMIT', 0, LAPSED_LIMIT, 'WITHSCORES')
   local n = #expired / 2
-  if n == 0 then return 0 end
+  if n == 0 then return 0, 0 end
   local members = {}
   for i = 1, n do members[i] = expired[2 * i - 1] end
   redis.call('ZREM', FLIGHT, unpack(members))
@@ -160,5 +161,5 @@ local function put_back_lapsed()
   if #sched > 0 then redis.call('ZADD', SCHED, unpack(sched)) end
   if #dead > 0 then redis.call('ZADD', DEAD, unpack(dead)) end
   if #claims > 0 then redis.call('HSET', CLAIM, unpack(claims)) end
-  return n
+  return n, #dead / 2
 end

@@ -9,19 +9,20 @@
 --    most REMNANT_LIMIT per call, and do not take the caller's slots.
 -- Returns { µs until the next job is due or the next claim expires (0: now,
 -- -1: nothing scheduled or in flight; only computed for a waiting caller that
--- got no job), id, payload, attempts (nil = 0), due ms, id, ... }.
+-- got no job), jobs its bookkeeping dead-lettered, id, payload, attempts
+-- (nil = 0), due ms, id, ... }.
 --!include _queue_common.lua
 local max = int_arg(3)
 local waiting = ARGV[4] == '1'
 local REMNANT_LIMIT = 1000
 
 -- 1. lapsed claims
-put_back_lapsed()
+local _, died = put_back_lapsed()
 
 -- 2. claim: fetch one more than asked, to learn whether more are due (and
 -- more after remnants were met), then take the first k of the schedule
 local now_ms = fmt(NOW_MS)
-local out = { 0 }
+local out = { 0, died }
 local claimed, dropped = 0, 0
 local more_due = false
 local has_attempts, has_claims

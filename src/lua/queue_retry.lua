@@ -3,7 +3,8 @@
 -- or goes to the dead set once it has used max_attempts. A claim whose
 -- visibility timeout already counted the attempt (job back in the schedule
 -- or dead set, not claimed by anyone since) is not counted twice.
--- Returns 1, or 0 (not the caller's claim: changed nothing).
+-- Returns 1, 2 when the job went to the dead set, or 0 (not the caller's
+-- claim: changed nothing).
 --!include _queue_common.lua
 local id = ARGV[3]
 local delay_us = int_arg(4)
@@ -17,7 +18,7 @@ if deadline then
     -- a claim that lapsed before this retry (no script noticed yet) used its
     -- last attempt at its deadline: dead as of then, as if noticed
     redis.call('ZADD', DEAD, fmt(math.min(tonumber(deadline), NOW_MS)), id)
-    return 1
+    return 2
   end
 elseif lapsed_claim_of_caller(id) then
   redis.call('HDEL', CLAIM, id)

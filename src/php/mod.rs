@@ -1,6 +1,7 @@
 //! PHP bindings: argument conversion, exceptions, ini, phpinfo and request
 //! hooks. No Redis logic lives here.
 pub mod args;
+pub mod cache;
 pub mod exceptions;
 pub mod keys;
 pub mod leaderboard;
@@ -53,9 +54,10 @@ pub fn startup(ty: i32, module_number: i32) -> i32 {
 }
 
 /// The classes whose methods go through the argument gate.
-pub fn classes() -> [&'static ClassEntry; 4] {
+pub fn classes() -> [&'static ClassEntry; 5] {
     use ext_php_rs::class::RegisteredClass;
     [
+        cache::RedisCache::get_metadata().ce(),
         leaderboard::RedisLeaderboard::get_metadata().ce(),
         lock::RedisLock::get_metadata().ce(),
         queue::DelayQueue::get_metadata().ce(),
