@@ -722,7 +722,8 @@ impl Cache {
     }
 
     /// Deletes every value of this namespace (SCAN MATCH and UNLINK in
-    /// batches; never FLUSHDB); how many there were.
+    /// batches, on every master of a cluster; never FLUSHDB); how many there
+    /// were.
     pub fn clear(&self) -> Result<i64> {
         let mut pattern = Vec::with_capacity(self.base.len() + 1);
         for &b in &self.base {
@@ -732,15 +733,29 @@ impl Cache {
             pattern.push(b);
         }
         pattern.push(b'*');
+        let routes = conn::master_routes(&self.dsn)?;
+        let mut n = 0;
+        if routes.is_empty() {
+            n += self.clear_on(&pattern, None)?;
+        }
+        for r in routes {
+            n += self.clear_on(&pattern, Some(r))?;
+        }
+        Ok(n)
+    }
+
+    /// `clear()` on one server (`route`: a key of the cluster node to scan).
+    fn clear_on(&self, pattern: &[u8], route: Option<Vec<u8>>) -> Result<i64> {
         let mut cursor = b"0".to_vec();
         let mut n = 0;
         loop {
             let mut a = Args::cmd("SCAN");
             a.push(&cursor)
                 .push("MATCH")
-                .push(&pattern)
+                .push(pattern)
                 .push("COUNT")
                 .push(SCAN_COUNT);
+            a.route = route.clone();
             let (next, found) = match conn::command(&self.dsn, &a, true)? {
                 Value::Array(mut v) if v.len() == 2 => {
                     let found = v.pop();
@@ -754,10 +769,11 @@ impl Cache {
                     .into_iter()
                     .filter_map(|k| conn::bytes(k, "SCAN key").ok())
                     .collect();
-                if !keys.is_empty() {
+                // one UNLINK per key slot (a cluster node holds many)
+                for group in self.groups(&keys) {
                     let mut a = Args::cmd("UNLINK");
-                    for k in &keys {
-                        a.push(k);
+                    for &i in &group {
+                        a.push(&keys[i]);
                     }
                     n += int(conn::command(&self.dsn, &a, true)?, "UNLINK")?;
                 }

@@ -471,7 +471,7 @@ function rkf_surface(): array
     static $s = null;
     if ($s !== null) return $s;
     $s = [];
-    foreach (['RedisKit\RedisLeaderboard', 'RedisKit\RedisLock', 'RedisKit\DelayQueue', 'RedisKit\RateLimiter'] as $c) {
+    foreach (['RedisKit\RedisLeaderboard', 'RedisKit\RedisLock', 'RedisKit\DelayQueue', 'RedisKit\RateLimiter', 'RedisKit\RedisCache'] as $c) {
         $rc = new ReflectionClass($c);
         foreach ($rc->getMethods(ReflectionMethod::IS_PUBLIC) as $m) {
             $s[$c][$m->getName()] = $m;
@@ -549,7 +549,7 @@ function rkf_call(int $seed, int $k, RkfRaw $raw): void
         ini_set($ini, $v);
         $setup[] = 'ini_set(' . rkf_code($ini) . ', ' . rkf_code($v) . ');';
     }
-    $classes = ['RedisKit\RedisLeaderboard', 'RedisKit\RedisLock', 'RedisKit\DelayQueue', 'RedisKit\RateLimiter'];
+    $classes = ['RedisKit\RedisLeaderboard', 'RedisKit\RedisLock', 'RedisKit\DelayQueue', 'RedisKit\RateLimiter', 'RedisKit\RedisCache'];
     $roll = $r->int(0, 99);
     if ($roll < 25) {
         $kind = 'new';

@@ -18,7 +18,7 @@ pub use dsn::{redact_raw, Addr, Dsn, Timeouts, TlsOpts};
 pub use error::{shown, shown_float, Error, Result};
 pub use pool::{close_all, pooled};
 pub use redis::Value;
-pub use topology::{cluster_dsn, sentinel_dsn, MultiSpec, Topology};
+pub use topology::{cluster_dsn, master_routes, sentinel_dsn, MultiSpec, Topology};
 pub use wire::decode_replies;
 
 use pool::Slot;

@@ -513,3 +513,45 @@ fn sentinel_master(dsn: &Dsn, sentinels: &[Dsn], service: &str, refresh: bool) -
         dsn.redacted()
     )))
 }
+
+/// One key per master of `dsn` that routes a command there: one per node
+/// of a cluster's slot map (loaded if need be), an empty list otherwise
+/// (the one server, or the current master, takes any key). For commands
+/// that must visit every master, such as SCAN.
+pub fn master_routes(dsn: &Dsn) -> Result<Vec<Vec<u8>>> {
+    let Some(topology) = &dsn.topology else {
+        return Ok(Vec::new());
+    };
+    let Topology::Cluster { seeds } = &**topology else {
+        return Ok(Vec::new());
+    };
+    cluster_node(dsn, seeds, 0, false)?;
+    let mut first_slots: Vec<u16> = CLUSTERS.with(|c| {
+        let c = c.borrow();
+        let Some(m) = c.get(dsn.pool_key()) else {
+            return Vec::new();
+        };
+        let mut firsts = vec![UNASSIGNED; m.nodes.len()];
+        for (slot, &node) in m.slots.iter().enumerate() {
+            if node != UNASSIGNED && firsts[node as usize] == UNASSIGNED {
+                firsts[node as usize] = slot as u16;
+            }
+        }
+        firsts.into_iter().filter(|&s| s != UNASSIGNED).collect()
+    });
+    // a key of each slot: "{n}" for the first n that hashes there
+    let mut routes = vec![Vec::new(); first_slots.len()];
+    let mut left = first_slots.len();
+    let mut n: u64 = 0;
+    while left > 0 && n < 10_000_000 {
+        let key = format!("{{{n}}}").into_bytes();
+        let slot = key_slot(&key);
+        if let Some(i) = first_slots.iter().position(|&s| s == slot) {
+            routes[i] = key;
+            first_slots[i] = UNASSIGNED;
+            left -= 1;
+        }
+        n += 1;
+    }
+    Ok(routes.into_iter().filter(|r| !r.is_empty()).collect())
+}
