@@ -36,14 +36,17 @@ var_dump($miss, $hits);
 var_dump($raw->exists("{{$ns}users:r}:claim"));             // the claim ended with the write
 var_dump($c->get('r'));                                     // the same value through get()
 
-// getMany: one MGET; setMany: one MULTI/EXEC (MULTI, a SET per key, EXEC) in one round trip
+// getMany: one MGET; setMany: one MULTI/EXEC (MULTI, a SET per key, EXEC) in one
+// round trip (per hash slot on a cluster: this namespace is one, by its hash tag)
+$g = new RedisKit\RedisCache('{g}', rk_conn(), ['prefix' => $ns]);
 $before = $cmds();
-$c->setMany(['a' => 'A', 'b' => ['B'], 7 => 7.0, "bin\0ary" => "\xff"], 30);
+$g->setMany(['a' => 'A', 'b' => ['B'], 7 => 7.0, "bin\0ary" => "\xff"], 30);
 $set = $cmds() - $before;
 $before = $cmds();
-var_dump($c->getMany(['a', 'missing', 'b', '7', "bin\0ary"]));
+var_dump($g->getMany(['a', 'missing', 'b', '7', "bin\0ary"]));
 var_dump($set, $cmds() - $before);
-var_dump($c->getMany([]));
+var_dump($g->getMany([]));
+var_dump($g->clear());
 
 // serializers: json keeps the JSON readable, none stores strings as they are
 $j = new RedisKit\RedisCache('j', rk_conn(), ['prefix' => $ns, 'serializer' => 'json']);
@@ -116,6 +119,7 @@ int(6)
 int(1)
 array(0) {
 }
+int(4)
 string(%d) "rk1:j:0:0:{"x":1.0,"y":"é/\""}"
 array(2) {
   ["x"]=>
@@ -136,16 +140,16 @@ array(2) {
   ["y"]=>
   string(%d) "é/""
 }
-int(7)
+int(3)
 NULL
 string(4) "kept"
 string(4) "kept"
 int(0)
 array(6) {
   ["hits"]=>
-  int(9)
+  int(5)
   ["misses"]=>
-  int(8)
+  int(7)
   ["computes"]=>
   int(2)
   ["waits"]=>

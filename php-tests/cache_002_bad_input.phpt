@@ -62,7 +62,7 @@ jitter -0.1                 ValueError: RedisCache: option 'jitter' must be in [
 ttl -1                      ValueError: RedisCache: option 'ttl' must be a number of seconds >= 0 and below 1e9, got -1
 null_ttl INF                ValueError: RedisCache: option 'null_ttl' must be a number of seconds >= 0 and below 1e9, got inf
 lock_timeout 0              ValueError: RedisCache: option 'lock_timeout' must be a positive number of seconds, got 0
-early_refresh -1            ValueError: RedisCache: option 'early_refresh' (XFetch's beta) must be a number >= 0, got -1
+early_refresh -1            ValueError: RedisCache: option 'early_refresh' (XFetch's beta) must be a number >= 0 (INF: refresh now), got -1
 stale_ttl string            ValueError: RedisCache: option 'stale_ttl' must be a number, got string
 serializer xml              ValueError: RedisCache: option 'serializer' must be 'php', 'igbinary', 'json' or 'none', got 'xml'
 on_lock_timeout wait        ValueError: RedisCache: option 'on_lock_timeout' must be 'compute' or 'throw', got 'wait'
@@ -79,7 +79,7 @@ remember empty key          ValueError: RedisCache: a key must not be empty
 remember ttl -1             ValueError: RedisCache: the TTL must be a number of seconds >= 0 and below 1e9, got -1
 remember ttl INF            ValueError: RedisCache: the TTL must be a number of seconds >= 0 and below 1e9, got inf
 remember not callable       TypeError: RedisKit\RedisCache::remember(): Argument #3 ($compute) must be a valid callback, function "no_such_function" not found or invalid function name
-remember unknown option     ValueError: RedisCache::remember(): unknown option 'ttl' (known options: jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl)
+remember unknown option     ValueError: RedisCache::remember(): unknown option 'ttl' (known options: ttl_of, jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl)
 remember jitter 2           ValueError: RedisCache: option 'jitter' must be in [0, 1), got 2
 remember returns a closure  ValueError: RedisCache: the value for 'k' cannot be serialized: Serialization of 'Closure' is not allowed
 getMany empty key           ValueError: RedisCache: a key must not be empty

@@ -52,7 +52,7 @@ var_dump($delta(function () use ($l) {
 }, 'limiter_'));
 
 // caches, and no extra command for counting
-$c = new RedisKit\RedisCache('c', $u, ['prefix' => $ns]);
+$c = new RedisKit\RedisCache('{c}', $u, ['prefix' => $ns]);
 $c->remember('warm', 1, fn() => 1);
 $cmds = RedisKit\stats()['commands'];
 var_dump($delta(function () use ($c) {

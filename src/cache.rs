@@ -39,6 +39,7 @@ pub const OPTIONS: &[&str] = &[
 
 /// The options `remember()` takes per call.
 pub const CALL_OPTIONS: &[&str] = &[
+    "ttl_of",
     "jitter",
     "null_ttl",
     "lock_timeout",
@@ -233,9 +234,9 @@ impl Policy {
             }
         }
         if let Some(b) = number_option(o, "early_refresh")? {
-            if !(b.is_finite() && (0.0..=1e6).contains(&b)) {
+            if b.is_nan() || b < 0.0 {
                 return Err(Error::invalid(format!(
-                    "RedisCache: option 'early_refresh' (XFetch's beta) must be a number >= 0, got {}",
+                    "RedisCache: option 'early_refresh' (XFetch's beta) must be a number >= 0 (INF: refresh now), got {}",
                     shown_float(b)
                 )));
             }
@@ -414,12 +415,38 @@ pub fn jittered(ttl_ms: u64, jitter: f64) -> u64 {
 
 /// XFetch (Vattani et al., VLDB 2015): refresh now, with a probability that
 /// grows as expiry nears, scaled by the compute time and beta.
+/// An infinite beta refreshes at once (Symfony's `$beta = INF`).
 fn xfetch(delta_ms: u64, beta: f64, remaining_ms: i64) -> bool {
-    beta > 0.0 && delta_ms > 0 && -(delta_ms as f64) * beta * uniform().ln() >= remaining_ms as f64
+    beta == f64::INFINITY
+        || beta > 0.0 && delta_ms > 0 && -(delta_ms as f64) * beta * uniform().ln() >= remaining_ms as f64
 }
 
 /// What a value to write is: its format and bytes, or a null.
 pub type Stored = Option<(Format, Vec<u8>)>;
+
+/// What a compute produced.
+#[derive(Debug)]
+pub struct Computed<T> {
+    /// The value to store (`None`: a null).
+    pub value: Stored,
+    /// False: not cached at all (the waiters compute in turn).
+    pub save: bool,
+    /// A TTL (ms, 0: no expiry) that replaces the call's, decided from the value.
+    pub ttl_ms: Option<u64>,
+    /// The caller's own copy of the value.
+    pub out: T,
+}
+
+impl<T> Computed<T> {
+    pub fn new(value: Stored, out: T) -> Self {
+        Computed {
+            value,
+            save: true,
+            ttl_ms: None,
+            out,
+        }
+    }
+}
 
 /// What `remember()` ends with.
 #[derive(Debug)]
@@ -707,6 +734,46 @@ impl Cache {
         Ok(())
     }
 
+    /// Adds `by` to an integer value (`set()` of an int, or an earlier
+    /// `increment()`), keeping its TTL; a missing key starts from 0 and does
+    /// not expire. Atomic (one script). The new value.
+    pub fn increment(&self, key: &[u8], by: i64) -> Result<i64> {
+        let k = self.key(key)?;
+        if by.unsigned_abs() >= 1 << 53 {
+            return Err(Error::invalid(format!(
+                "RedisCache: the increment must be below 2^53 in magnitude, got {by}"
+            )));
+        }
+        let format = match self.serializer {
+            Format::Json => "j",
+            Format::Raw => "s",
+            _ => "p",
+        };
+        let mut c = ScriptCall::new(&scripts::CACHE_INCR);
+        c.key(&k).int(by).arg(format);
+        int(conn::eval(&self.dsn, &c, false)?, "cache increment")
+    }
+
+    /// Gives an existing value a new TTL (ms, jittered; 0: no expiry). False
+    /// when the key is missing.
+    pub fn touch(&self, key: &[u8], ttl_ms: u64) -> Result<bool> {
+        let k = self.key(key)?;
+        let mut a = Args::cmd(if ttl_ms == 0 { "PERSIST" } else { "PEXPIRE" });
+        a.push(&k);
+        if ttl_ms > 0 {
+            let p = self.policy;
+            a.int((jittered(ttl_ms, p.jitter) + p.stale_ms) as i64);
+        }
+        let r = int(conn::command(&self.dsn, &a, true)?, "touch")?;
+        if ttl_ms == 0 && r == 0 {
+            // PERSIST answers 0 for a key without a TTL too
+            let mut e = Args::cmd("EXISTS");
+            e.push(&k);
+            return Ok(int(conn::command(&self.dsn, &e, true)?, "EXISTS")? == 1);
+        }
+        Ok(r == 1)
+    }
+
     /// Deletes keys; how many existed.
     pub fn delete(&self, keys: &[Vec<u8>]) -> Result<i64> {
         let full: Vec<Vec<u8>> = keys.iter().map(|k| self.key(k)).collect::<Result<_>>()?;
@@ -853,7 +920,7 @@ impl Cache {
         token: &str,
         ttl_ms: u64,
         p: &Policy,
-        compute: impl FnOnce() -> std::result::Result<(Stored, T), E>,
+        compute: impl FnOnce() -> std::result::Result<Computed<T>, E>,
     ) -> std::result::Result<Got<T>, E> {
         self.counters.add(Count::Compute, 1);
         let t0 = Instant::now();
@@ -865,14 +932,22 @@ impl Cache {
                 let _ = self.settle(k, token, None, b'x', p);
                 Err(e)
             }
-            Ok((value, out)) => {
-                let write = if value.is_none() && p.null_ttl_ms == 0 {
+            Ok(c) => {
+                let ttl_ms = c.ttl_ms.unwrap_or(ttl_ms);
+                let write = if !c.save || (c.value.is_none() && p.null_ttl_ms == 0) {
                     None
                 } else {
-                    Some(self.stored(&value, ttl_ms, delta_ms, p))
+                    Some(self.stored(&c.value, ttl_ms, delta_ms, p))
                 };
-                let wake = if write.is_none() { b'n' } else { b'v' };
+                // waiters: a null not cached is theirs too; a value not
+                // saved is not (they compute in turn)
+                let wake = match (&write, c.save) {
+                    (Some(_), _) => b'v',
+                    (None, true) => b'n',
+                    (None, false) => b'x',
+                };
                 self.settle(k, token, write, wake, p)?;
+                let out = c.out;
                 Ok(Got::Computed(out))
             }
         }
@@ -886,7 +961,7 @@ impl Cache {
         key: &[u8],
         ttl_ms: u64,
         p: &Policy,
-        compute: impl FnOnce() -> std::result::Result<(Stored, T), E>,
+        compute: impl FnOnce() -> std::result::Result<Computed<T>, E>,
     ) -> std::result::Result<Got<T>, E> {
         let k = self.keys(key)?;
         let token = new_token();

@@ -340,6 +340,118 @@ namespace RedisKit {
     }
 
     /**
+     * Cache-aside without stampedes: `remember()` runs `$compute` in one caller
+     * at a time across processes and servers, while the others wait for its
+     * write (woken by it, no polling) and return that value.
+     *
+     * Options: `ttl` (seconds, default 0: no expiry; the TTL of set() and
+     * setMany() without one), `jitter` (a fraction in [0, 1), default 0.1:
+     * every TTL is multiplied by a uniform factor in [1 - jitter, 1 + jitter],
+     * against avalanches), `null_ttl` (seconds a null result of `$compute` is
+     * cached, default 60; 0: not cached), `lock_timeout` (seconds a caller
+     * waits for another's compute, and how long a claim to compute lasts;
+     * default 10), `on_lock_timeout` (`'compute'`, the default: compute after
+     * the wait, or `'throw'`: RedisKit\LockTimeoutException), `early_refresh`
+     * (XFetch's beta, >= 0, default 0: off; 1 is the usual value: a hot value
+     * is recomputed by one caller before it expires, with a probability that
+     * grows with its compute time as expiry nears), `stale_ttl` (seconds an
+     * expired value is still served by remember() while one caller refreshes
+     * it, default 0), `serializer` (`'php'` default, `'igbinary'` when loaded,
+     * `'json'` (arrays come back as arrays, objects as arrays), `'none'`:
+     * strings only, stored as they are), `prefix` (default ini rediskit.prefix).
+     *
+     * Keys are prefix . namespace . ':' . key. A null cached by remember() is
+     * returned by get() as null (with the default $default, the same as a miss);
+     * only remember() tells them apart, by not computing.
+     */
+    final class RedisCache {
+        /**
+         * @param string $namespace Keys are prefix . namespace . ':' . key.
+         * @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a cluster/sentinel array.
+         * @param array $options See the class description.
+         * @throws \ValueError on an empty namespace, a bad DSN, an unknown option or a bad option value.
+         */
+        public function __construct(string $namespace, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
+
+        /**
+         * Deletes every value of this namespace (SCAN and UNLINK in batches,
+         * never FLUSHDB).
+         * @return int How many values were deleted.
+         */
+        public function clear(): int {}
+
+        /**
+         * Deletes keys of this namespace.
+         * @param string ...$keys
+         * @return int How many existed.
+         *
+         * @param string $keys
+         */
+        public function delete(string ...$keys): int {}
+
+        /**
+         * The cached value, or $default on a miss (one round trip). A value past
+         * its TTL, kept only for stale_ttl, is a miss here.
+         * @param string $key
+         * @param mixed $default
+         * @return mixed
+         * @throws \ValueError on an empty key.
+         */
+        public function get(string $key, mixed $default = null): mixed {}
+
+        /**
+         * Many values in one round trip (MGET).
+         * @param array $keys A list of keys.
+         * @return array key => value, null for a miss, in the order of $keys.
+         */
+        public function getMany(array $keys): array {}
+
+        /**
+         * The cached value of $key, or else what $compute() returns, which is
+         * cached for $ttl. Single-flight across processes: on a miss one caller
+         * computes, the others wait (woken by its write, up to lock_timeout) and
+         * return its value; a compute that throws wakes them, and the next caller
+         * computes. A hit is one round trip, a computed miss two.
+         * @param string $key
+         * @param float $ttl Seconds (>= 0, 0: no expiry). Jittered.
+         * @param callable $compute Called without arguments; null is cached for null_ttl.
+         * @param array $options jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl for this call.
+         * @return mixed
+         * @throws \RedisKit\LockTimeoutException with on_lock_timeout 'throw', when another caller computed for longer than lock_timeout.
+         * @throws \Throwable whatever $compute throws.
+         */
+        public function remember(string $key, float $ttl, callable $compute, array $options = []): mixed {}
+
+        /**
+         * Stores a value (null: a cached null, for null_ttl).
+         * @param string $key
+         * @param mixed $value
+         * @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
+         * @throws \ValueError on an empty key or a negative TTL; \TypeError for a non-string with serializer 'none'.
+         *
+         * @return void
+         */
+        public function set(string $key, mixed $value, ?float $ttl = null): void {}
+
+        /**
+         * Stores many values (key => value): one round trip, written whole or
+         * not at all (on a Redis Cluster: per hash slot).
+         * @param array $values key => value.
+         * @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered per key.
+         *
+         * @return void
+         */
+        public function setMany(array $values, ?float $ttl = null): void {}
+
+        /**
+         * This worker's counters for this namespace: hits, misses, computes,
+         * waits, early_refreshes, stale_served.
+         * @return array<string, int>
+         */
+        public function stats(): array {}
+    }
+
+    /**
      * Real-time rankings on a Redis sorted set. Every read is one round trip.
      *
      * Options: `order` ('desc' high first | 'asc' low first), `ranking`

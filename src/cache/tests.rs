@@ -199,9 +199,9 @@ fn remember_computes_once_then_hits() {
     let c = cache(&n, vec![]);
     let p = c.policy();
     let calls = AtomicUsize::new(0);
-    let compute = || -> std::result::Result<(Stored, &str), Error> {
+    let compute = || -> std::result::Result<Computed<&str>, Error> {
         calls.fetch_add(1, Relaxed);
-        Ok((s("v1"), "computed"))
+        Ok(Computed::new(s("v1"), "computed"))
     };
     assert!(matches!(
         c.remember(b"k", 5_000, &p, compute).unwrap(),
@@ -220,7 +220,7 @@ fn remember_computes_once_then_hits() {
     );
     // a null is cached for null_ttl
     assert!(matches!(
-        c.remember(b"none", 5_000, &p, || Ok::<_, Error>((None, 1)))
+        c.remember(b"none", 5_000, &p, || Ok::<_, Error>(Computed::new(None, 1)))
             .unwrap(),
         Got::Computed(1)
     ));
@@ -231,7 +231,7 @@ fn remember_computes_once_then_hits() {
             b"none",
             5_000,
             &p,
-            || -> std::result::Result<(Stored, i32), Error> { panic!("cached") },
+            || -> std::result::Result<Computed<i32>, Error> { panic!("cached") },
         )
         .unwrap()
     {
@@ -243,7 +243,7 @@ fn remember_computes_once_then_hits() {
         b"fails",
         5_000,
         &p,
-        || -> std::result::Result<(Stored, i32), Error> { Err(Error::Redis("boom".into())) },
+        || -> std::result::Result<Computed<i32>, Error> { Err(Error::Redis("boom".into())) },
     );
     assert!(r.is_err());
     assert_eq!(
@@ -251,7 +251,7 @@ fn remember_computes_once_then_hits() {
         Value::Int(0)
     );
     assert!(matches!(
-        c.remember(b"fails", 5_000, &p, || Ok::<_, Error>((s("ok"), 2)))
+        c.remember(b"fails", 5_000, &p, || Ok::<_, Error>(Computed::new(s("ok"), 2)))
             .unwrap(),
         Got::Computed(2)
     ));
@@ -269,7 +269,7 @@ fn waiters_are_woken_by_the_write_and_get_its_value() {
             c.remember(b"k", 60_000, &p, || {
                 tx.send(()).unwrap();
                 std::thread::sleep(Duration::from_millis(300));
-                Ok::<_, Error>((s("slow"), Instant::now()))
+                Ok::<_, Error>(Computed::new(s("slow"), Instant::now()))
             })
             .unwrap()
         })
@@ -283,7 +283,7 @@ fn waiters_are_woken_by_the_write_and_get_its_value() {
                     b"k",
                     60_000,
                     &p,
-                    || -> std::result::Result<(Stored, Instant), Error> {
+                    || -> std::result::Result<Computed<Instant>, Error> {
                         panic!("a waiter computed")
                     },
                 );
@@ -320,7 +320,7 @@ fn a_waiter_past_lock_timeout_computes_or_reports_it() {
     let t0 = Instant::now();
     let p = c.policy();
     assert!(matches!(
-        c.remember(b"k", 1_000, &p, || Ok::<_, Error>((s("mine"), 1)))
+        c.remember(b"k", 1_000, &p, || Ok::<_, Error>(Computed::new(s("mine"), 1)))
             .unwrap(),
         Got::Computed(1)
     ));
@@ -341,7 +341,7 @@ fn a_waiter_past_lock_timeout_computes_or_reports_it() {
             b"k",
             1_000,
             &strict,
-            || -> std::result::Result<(Stored, i32), Error> { panic!("computed") }
+            || -> std::result::Result<Computed<i32>, Error> { panic!("computed") }
         )
         .unwrap(),
         Got::TimedOut
@@ -359,7 +359,7 @@ fn stale_values_are_served_while_one_caller_refreshes() {
         ],
     );
     let p = c.policy();
-    c.remember(b"k", 1, &p, || Ok::<_, Error>((s("old"), ())))
+    c.remember(b"k", 1, &p, || Ok::<_, Error>(Computed::new(s("old"), ())))
         .unwrap();
     let k = full(&n, "k");
     let t = pttl(&k);
@@ -373,7 +373,7 @@ fn stale_values_are_served_while_one_caller_refreshes() {
             b"k",
             60_000,
             &p,
-            || -> std::result::Result<(Stored, ()), Error> { panic!("computed") },
+            || -> std::result::Result<Computed<()>, Error> { panic!("computed") },
         )
         .unwrap()
     {
@@ -383,7 +383,7 @@ fn stale_values_are_served_while_one_caller_refreshes() {
     raw(&[b"DEL", &aux_key(&k, "claim")]);
     // nobody is: this caller refreshes
     assert!(matches!(
-        c.remember(b"k", 60_000, &p, || Ok::<_, Error>((s("new"), 7)))
+        c.remember(b"k", 60_000, &p, || Ok::<_, Error>(Computed::new(s("new"), 7)))
             .unwrap(),
         Got::Computed(7)
     ));
@@ -400,4 +400,69 @@ fn xfetch_refreshes_early_with_growing_probability() {
     // P(-ln U >= 1) = e^-1
     assert!((3_300..=4_100).contains(&near), "{near}");
     assert!((0..1000).all(|_| !xfetch(100, 0.0, 0)), "beta 0: off");
+}
+
+#[test]
+fn increment_keeps_format_and_ttl_and_refuses_non_integers() {
+    let n = ns("incr");
+    let c = cache(&n, vec![]);
+    assert_eq!(c.increment(b"n", 5).unwrap(), 5);
+    assert_eq!(pttl(&full(&n, "n")), -1, "a new counter does not expire");
+    assert_eq!(raw(&[b"GET", &full(&n, "n")]), Value::BulkString(b"rk1:p:0:0:i:5;".to_vec()));
+    c.set(b"t", &Some((Format::Php, b"i:40;".to_vec())), 60_000).unwrap();
+    assert_eq!(c.increment(b"t", 2).unwrap(), 42);
+    assert!(pttl(&full(&n, "t")) > 50_000, "TTL kept");
+    assert_eq!(c.increment(b"t", -50).unwrap(), -8);
+    c.set(b"s", &s("text"), 0).unwrap();
+    assert!(matches!(c.increment(b"s", 1), Err(Error::Redis(_))));
+    assert_eq!(c.get(b"s").unwrap().unwrap().payload, b"text", "nothing written");
+    assert!(matches!(c.increment(b"t", 1 << 53), Err(Error::Invalid(_))));
+    let j = cache(&ns("incr-json"), vec![("serializer", OptValue::Str(b"json".to_vec()))]);
+    assert_eq!(j.increment(b"n", 3).unwrap(), 3);
+    assert_eq!(j.get(b"n").unwrap().unwrap().payload, b"3");
+}
+
+#[test]
+fn touch_sets_a_new_ttl_on_existing_values_only() {
+    let n = ns("touch");
+    let c = cache(&n, vec![("jitter", OptValue::Float(0.0))]);
+    assert!(!c.touch(b"k", 10_000).unwrap());
+    c.set(b"k", &s("v"), 0).unwrap();
+    assert!(c.touch(b"k", 10_000).unwrap());
+    let t = pttl(&full(&n, "k"));
+    assert!(t > 9_000 && t <= 10_000, "{t}");
+    assert!(c.touch(b"k", 0).unwrap());
+    assert_eq!(pttl(&full(&n, "k")), -1);
+    assert!(c.touch(b"k", 0).unwrap(), "no TTL already: still there");
+}
+
+#[test]
+fn a_compute_may_set_its_own_ttl_or_not_be_cached() {
+    let n = ns("computed");
+    let c = cache(&n, vec![("jitter", OptValue::Float(0.0))]);
+    let p = c.policy();
+    c.remember(b"k", 60_000, &p, || {
+        Ok::<_, Error>(Computed {
+            ttl_ms: Some(5_000),
+            ..Computed::new(s("v"), ())
+        })
+    })
+    .unwrap();
+    let t = pttl(&full(&n, "k"));
+    assert!(t > 4_000 && t <= 5_000, "the compute's TTL: {t}");
+    c.remember(b"unsaved", 60_000, &p, || {
+        Ok::<_, Error>(Computed {
+            save: false,
+            ..Computed::new(s("v"), ())
+        })
+    })
+    .unwrap();
+    assert_eq!(raw(&[b"EXISTS", &full(&n, "unsaved")]), Value::Int(0));
+    assert_eq!(raw(&[b"EXISTS", &aux_key(&full(&n, "unsaved"), "claim")]), Value::Int(0));
+    // an infinite beta refreshes at once
+    let inf = c.call_policy(Options::new(vec![("early_refresh".into(), OptValue::Float(f64::INFINITY))])).unwrap();
+    assert!(matches!(
+        c.remember(b"k", 60_000, &inf, || Ok::<_, Error>(Computed::new(s("again"), 9))).unwrap(),
+        Got::Computed(9)
+    ));
 }

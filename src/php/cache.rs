@@ -5,7 +5,7 @@ use super::exceptions::LockTimeoutException;
 use super::{
     array_entries, connection_arg, options_arg, settings, throw, type_error, value_error, Bytes,
 };
-use crate::cache::{Cache, Entry, Format, Got, Stored};
+use crate::cache::{Cache, Computed, Entry, Format, Got, Stored};
 use crate::conn::{shown, Error};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
@@ -158,6 +158,19 @@ fn insert_key(h: &mut ZendHashTable, key: &[u8], v: Zval) {
     std::mem::forget(v);
 }
 
+/// What `ttl_of` returned: `Some(None)` for null or false (do not cache),
+/// `Some(Some(seconds))` for a number, `None` for anything else.
+fn ttl_seconds(z: &Zval) -> Option<Option<f64>> {
+    let z = z.dereference();
+    if z.is_null() || z.is_false() {
+        Some(None)
+    } else if let Some(i) = z.long() {
+        Some(Some(i as f64))
+    } else {
+        z.double().map(Some)
+    }
+}
+
 fn bytes(z: Zval) -> PhpResult<Vec<u8>> {
     z.zend_str()
         .map(|s| s.as_bytes().to_vec())
@@ -205,8 +218,25 @@ impl RedisCache {
         self.inner.set(&key.0, &stored, ttl).map_err(throw)
     }
 
+    /// Adds $by to an integer value (set() of an int, or an earlier
+    /// increment()), keeping its TTL; a missing key starts from 0 and does not
+    /// expire. Atomic.
+    /// @return int The new value.
+    /// @throws \RedisKit\Exception when the value is not an integer (nothing written).
+    #[php(defaults(by = 1))]
+    pub fn increment(&self, key: Bytes, by: i64) -> PhpResult<i64> {
+        self.inner.increment(&key.0, by).map_err(throw)
+    }
+
+    /// Gives an existing value a new TTL.
+    /// @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
+    /// @return bool false when the key is missing.
+    pub fn touch(&self, key: Bytes, ttl: Option<f64>) -> PhpResult<bool> {
+        let ttl = self.inner.ttl_arg(ttl).map_err(throw)?;
+        self.inner.touch(&key.0, ttl).map_err(throw)
+    }
+
     /// Deletes keys of this namespace.
-    /// @param string ...$keys
     /// @return int How many existed.
     pub fn delete(&self, keys: &[Bytes]) -> PhpResult<i64> {
         let keys: Vec<Vec<u8>> = keys.iter().map(|k| k.0.clone()).collect();
@@ -221,7 +251,9 @@ impl RedisCache {
     /// @param string $key
     /// @param float $ttl Seconds (>= 0, 0: no expiry). Jittered.
     /// @param callable $compute Called without arguments; null is cached for null_ttl.
-    /// @param array $options jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl for this call.
+    /// @param array $options jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl for this
+    ///   call, and ttl_of: a callable given the computed value that returns its TTL in seconds
+    ///   (replacing $ttl; 0: no expiry), or null to not cache it.
     /// @return mixed
     /// @throws \RedisKit\LockTimeoutException with on_lock_timeout 'throw', when another caller computed for longer than lock_timeout.
     /// @throws \Throwable whatever $compute throws.
@@ -233,9 +265,19 @@ impl RedisCache {
         options: Option<&ZendHashTable>,
     ) -> PhpResult<Zval> {
         let ttl_ms = crate::cache::ttl_ms("the TTL", ttl).map_err(throw)?;
+        let mut ttl_of = None;
         let policy = match options {
             None => self.inner.policy(),
-            Some(o) => self.inner.call_policy(options_arg(Some(o))?).map_err(throw)?,
+            Some(o) => {
+                let mut opts = options_arg(Some(o))?;
+                if opts.take("ttl_of").is_some() {
+                    let f = o.get("ttl_of").and_then(|z| ZendCallable::new(z).ok());
+                    ttl_of = Some(f.ok_or_else(|| {
+                        type_error("RedisCache::remember(): option 'ttl_of' must be a callable")
+                    })?);
+                }
+                self.inner.call_policy(opts).map_err(throw)?
+            }
         };
         let got = self
             .inner
@@ -244,7 +286,25 @@ impl RedisCache {
                     .try_call(vec![])
                     .map_err(|e| Wrapped(PhpException::from(e)))?;
                 let stored = self.serialize(&key.0, &value)?;
-                Ok((stored, value))
+                let mut c = Computed::new(stored, value);
+                if let Some(f) = &ttl_of {
+                    let t = f
+                        .try_call(vec![&c.out])
+                        .map_err(|e| Wrapped(PhpException::from(e)))?;
+                    match ttl_seconds(&t) {
+                        Some(None) => c.save = false,
+                        Some(Some(secs)) => {
+                            c.ttl_ms = Some(crate::cache::ttl_ms("the TTL from 'ttl_of'", secs)?)
+                        }
+                        None => {
+                            return Err(Wrapped(type_error(format!(
+                                "RedisCache::remember(): 'ttl_of' must return seconds (int or float) or null, got {}",
+                                super::type_name(&t)
+                            ))))
+                        }
+                    }
+                }
+                Ok(c)
             });
         match got.map_err(|e: Wrapped| e.0)? {
             Got::Cached(e) => self.unserialize(e),
