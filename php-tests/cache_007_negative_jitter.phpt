@@ -16,8 +16,8 @@ $t = $raw->pttl("{$ns}neg:user:404");
 rk_assert($t > 29000 && $t <= 30000, "null_ttl, not the value's ttl: $t");
 var_dump($raw->get("{$ns}neg:user:404"));
 var_dump($c->get('user:404'), $c->get('user:404', 'default'));  // a cached null is null for get()
-$c->set('explicit', null);                                    // set(null) caches a null too
-var_dump($raw->get("{$ns}neg:explicit"), $raw->pttl("{$ns}neg:explicit") <= 30000);
+$c->set('explicit', null, 20);                                // set(null) stores a null, for its TTL
+var_dump($raw->get("{$ns}neg:explicit"), $raw->pttl("{$ns}neg:explicit") <= 20000);
 $off = new RedisKit\RedisCache('neg', $u, ['prefix' => $ns, 'null_ttl' => 0]);
 $n = 0;
 var_dump($off->remember('gone', 600, $lookup), $off->remember('gone', 600, $lookup), $n);

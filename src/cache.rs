@@ -600,7 +600,7 @@ impl Cache {
             }
             None => (
                 Entry::encode(Format::Null, b"", delta_ms, 0),
-                jittered(p.null_ttl_ms, p.jitter),
+                jittered(ttl_ms, p.jitter),
             ),
         }
     }
@@ -702,7 +702,7 @@ impl Cache {
         groups.into_iter().map(|(_, g)| g).collect()
     }
 
-    /// Writes a value (`None`: a cached null, for `null_ttl`).
+    /// Writes a value (`None`: a null, cached like any value).
     pub fn set(&self, key: &[u8], value: &Stored, ttl_ms: u64) -> Result<()> {
         self.set_many(&[(key.to_vec(), value.clone())], ttl_ms)
     }
@@ -772,6 +772,18 @@ impl Cache {
             return Ok(int(conn::command(&self.dsn, &e, true)?, "EXISTS")? == 1);
         }
         Ok(r == 1)
+    }
+
+    /// Writes a value only if the key holds none (SET NX): true if written.
+    pub fn add(&self, key: &[u8], value: &Stored, ttl_ms: u64) -> Result<bool> {
+        let k = self.key(key)?;
+        let (bytes, px) = self.stored(value, ttl_ms, 0, &self.policy);
+        let mut a = Args::cmd("SET");
+        a.push(&k).push(bytes).push("NX");
+        if px > 0 {
+            a.push("PX").int(px as i64);
+        }
+        Ok(!matches!(conn::command(&self.dsn, &a, true)?, Value::Nil))
     }
 
     /// Deletes keys; how many existed.
@@ -933,7 +945,12 @@ impl Cache {
                 Err(e)
             }
             Ok(c) => {
-                let ttl_ms = c.ttl_ms.unwrap_or(ttl_ms);
+                // a null result: cached for null_ttl (unless ttl_of said otherwise)
+                let ttl_ms = match (c.ttl_ms, &c.value) {
+                    (Some(t), _) => t,
+                    (None, None) => p.null_ttl_ms,
+                    (None, Some(_)) => ttl_ms,
+                };
                 let write = if !c.save || (c.value.is_none() && p.null_ttl_ms == 0) {
                     None
                 } else {

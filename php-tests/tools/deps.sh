@@ -24,10 +24,12 @@ command -v iptables >/dev/null || need+=(iptables)       # packet loss and parti
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 
 # the framework adapters' tests (packages/*): Laravel, with predis as its Redis
-# client; Symfony's components (and intl, which its console needs)
+# client; Symfony's components (and intl, which its console needs); the PSR-16
+# and Symfony cache contracts of the RedisCache adapters
 for p in php-mbstring php-intl php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter \
   php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher \
-  php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer; do
+  php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer \
+  php-psr-simple-cache php-psr-cache php-symfony-cache-contracts; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 

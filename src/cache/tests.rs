@@ -466,3 +466,13 @@ fn a_compute_may_set_its_own_ttl_or_not_be_cached() {
         Got::Computed(9)
     ));
 }
+
+#[test]
+fn add_writes_only_a_missing_key() {
+    let n = ns("add");
+    let c = cache(&n, vec![]);
+    assert!(c.add(b"k", &s("first"), 10_000).unwrap());
+    assert!(!c.add(b"k", &s("second"), 10_000).unwrap());
+    assert_eq!(c.get(b"k").unwrap().unwrap().payload, b"first");
+    assert!(pttl(&full(&n, "k")) > 8_000);
+}

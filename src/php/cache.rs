@@ -207,7 +207,7 @@ impl RedisCache {
         }
     }
 
-    /// Stores a value (null: a cached null, for null_ttl).
+    /// Stores a value (null included: get() returns it as null, remember() as a hit).
     /// @param string $key
     /// @param mixed $value
     /// @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
@@ -234,6 +234,15 @@ impl RedisCache {
     pub fn touch(&self, key: Bytes, ttl: Option<f64>) -> PhpResult<bool> {
         let ttl = self.inner.ttl_arg(ttl).map_err(throw)?;
         self.inner.touch(&key.0, ttl).map_err(throw)
+    }
+
+    /// Stores a value only if the key holds none (SET NX, atomic).
+    /// @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
+    /// @return bool true if it was stored.
+    pub fn add(&self, key: Bytes, value: &Zval, ttl: Option<f64>) -> PhpResult<bool> {
+        let ttl = self.inner.ttl_arg(ttl).map_err(throw)?;
+        let stored = self.serialize(&key.0, value)?;
+        self.inner.add(&key.0, &stored, ttl).map_err(throw)
     }
 
     /// Deletes keys of this namespace.

@@ -4,6 +4,7 @@ namespace RedisKit\Laravel;
 
 use Illuminate\Cache\CacheManager;
 use Illuminate\Cache\RateLimiter as LaravelRateLimiter;
+use Illuminate\Contracts\Events\Dispatcher;
 use Illuminate\Queue\QueueManager;
 use Illuminate\Support\ServiceProvider;
 
@@ -24,11 +25,14 @@ class RedisKitServiceProvider extends ServiceProvider
         $this->callAfterResolving('cache', function (CacheManager $cache, $app) {
             $cache->extend('rediskit', function ($app, array $config) {
                 // bound to the CacheManager, as Laravel binds custom creators
-                $connection = $config['connection'] ?? 'default';
-                $store = new CacheStore($app['redis'], $this->getPrefix($config), $connection, $app->make(Connection::class));
-                $store->setLockConnection($config['lock_connection'] ?? $connection);
+                $options = array_intersect_key($config, array_flip(CacheStore::OPTIONS));
+                $store = new CacheStore($this->getPrefix($config), $app->make(Connection::class), $options);
+                $repository = new CacheRepository($store, array_intersect_key($config, ['store' => true]));
+                if (($config['events'] ?? true) && $app->bound(Dispatcher::class)) {
+                    $repository->setEventDispatcher($app[Dispatcher::class]);
+                }
 
-                return $this->repository($store, $config);
+                return $repository;
             });
         });
 

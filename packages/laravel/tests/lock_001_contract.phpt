@@ -1,5 +1,5 @@
 --TEST--
-Laravel locks on rediskit: Cache::lock() is a RedisKit\Laravel\Lock with Laravel's contract (get, get with a callback, block, release, forceRelease, owner, isOwnedByCurrentProcess, restoreLock from another process, refresh, isLocked) plus fencingToken(); any owner string works; block() and forceRelease() wake waiters without polling; cache data still goes through Laravel's RedisStore
+Laravel locks on rediskit: Cache::lock() is a RedisKit\Laravel\Lock with Laravel's contract (get, get with a callback, block, release, forceRelease, owner, isOwnedByCurrentProcess, restoreLock from another process, refresh, isLocked) plus fencingToken(); any owner string works; block() and forceRelease() wake waiters without polling; cache data goes through RedisKit\RedisCache
 --INI--
 extension=mbstring
 include_path=.:/usr/share/php
@@ -106,7 +106,7 @@ $n->release();
 echo "-- the store\n";
 var_dump(get_class(Cache::getStore()), Cache::getStore() instanceof Illuminate\Contracts\Cache\LockProvider);
 Cache::put('data', ['v' => 1], 10);
-var_dump(Cache::get('data'), $raw->cmd('EXISTS', Cache::getStore()->getPrefix() . 'data'));
+var_dump(Cache::get('data'), $raw->cmd('EXISTS', rk_ns() . Cache::getStore()->getPrefix() . 'data'));   // a RedisCache value
 try { Cache::getStore()->flushLocks(); } catch (RuntimeException $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
 ?>
 --EXPECT--
