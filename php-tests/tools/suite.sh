@@ -8,7 +8,7 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs laravel symfony fpm pie dist fault fuzz" picks stages. The fault stage (network faults
+# stubs laravel symfony psr fpm pie dist fault fuzz" picks stages. The fault stage (network faults
 # between PHP and Redis, php-tests/tools/fault.sh) runs on the host only.
 # RK_FUZZ_SECONDS (default 60) bounds the fuzz stage's PHP randomized test,
 # RK_FUZZ_RUST_SECONDS (default 60) its cargo-fuzz targets (in all, split
@@ -22,7 +22,7 @@ failed=0
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 if [ -n "${STAGES:-}" ]; then :
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
-else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony fpm pie dist fault fuzz"
+else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr fpm pie dist fault fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 t_stage=$SECONDS
@@ -149,6 +149,17 @@ if want symfony; then
     run_phpt ${SYMFONY_PHPT:-packages/symfony/tests/*.phpt}
   else
     echo "   Symfony is not installed (/usr/share/php/Symfony): counted as 1 failed"
+    count 0 1
+  fi
+fi
+
+if want psr; then
+  # packages/psr's tests, against this platform's Debian psr/simple-cache
+  stage "PSR-16 adapter (packages/psr) ($(server_version))"
+  if [ -f /usr/share/php/Psr/SimpleCache/CacheInterface.php ]; then
+    run_phpt ${PSR_PHPT:-packages/psr/tests/*.phpt}
+  else
+    echo "   psr/simple-cache is not installed (/usr/share/php/Psr/SimpleCache): counted as 1 failed"
     count 0 1
   fi
 fi

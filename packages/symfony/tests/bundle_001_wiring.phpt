@@ -1,5 +1,5 @@
 --TEST--
-RedisKitBundle wiring: the rediskit config registers the lock store and factory (as lock.factory, over FrameworkBundle's), limiter factories (autowiring aliases), the login rate limiter and the tagged Messenger transport factory; a real FrameworkBundle kernel then sends to a rediskit:// transport; no Redis I/O while the container is built or the services are made
+RedisKitBundle wiring: the rediskit config registers the lock store and factory (as lock.factory, over FrameworkBundle's), limiter factories (autowiring aliases), the login rate limiter, the tagged Messenger transport factory and the RedisKitCache service; a real FrameworkBundle kernel then sends to a rediskit:// transport; no Redis I/O while the container is built or the services are made
 --INI--
 include_path=.:/usr/share/php
 extension=intl
@@ -101,6 +101,7 @@ $config = fn(string $url) => [
         'login_user' => ['policy' => 'fixed_window', 'limit' => 3, 'interval' => '1 minute'],
     ],
     'login_throttling' => ['global' => 'login_ip', 'local' => 'login_user', 'secret' => 's3cret'],
+    'cache' => ['enabled' => true, 'default_lifetime' => 60, 'options' => ['jitter' => 0.05]],
 ];
 
 echo "-- the extension alone\n";
@@ -113,7 +114,7 @@ $c->loadFromExtension('rediskit', $config('redis://127.0.0.1:1?timeout=0.2'));
 $c->addCompilerPass(new class implements Symfony\Component\DependencyInjection\Compiler\CompilerPassInterface {
     public function process(ContainerBuilder $c): void
     {
-        foreach (['rediskit.lock.store', 'rediskit.lock.factory', 'rediskit.limiter.api', 'rediskit.login_rate_limiter', 'rediskit.messenger.transport_factory'] as $id) {
+        foreach (['rediskit.lock.store', 'rediskit.lock.factory', 'rediskit.limiter.api', 'rediskit.login_rate_limiter', 'rediskit.messenger.transport_factory', 'rediskit.cache'] as $id) {
             $c->findDefinition($id)->setPublic(true);
         }
         $c->setAlias('test.limiter_alias', RedisKit\Symfony\RateLimiter\RedisKitLimiterFactory::class . ' $apiLimiter')->setPublic(true);
@@ -125,7 +126,7 @@ printf("alias: %s, transport factory tagged: %s, limiter autowiring alias: %s\n"
     $b($c->get('test.limiter_alias') === $c->get('rediskit.limiter.api')));
 $before = RedisKit\stats();
 $made = [];
-foreach (['rediskit.lock.store', 'rediskit.lock.factory', 'rediskit.limiter.api', 'rediskit.login_rate_limiter', 'rediskit.messenger.transport_factory'] as $id) {
+foreach (['rediskit.lock.store', 'rediskit.lock.factory', 'rediskit.limiter.api', 'rediskit.login_rate_limiter', 'rediskit.messenger.transport_factory', 'rediskit.cache'] as $id) {
     $made[] = (new ReflectionClass($c->get($id)))->getShortName();
 }
 $made[] = (new ReflectionClass($c->get('rediskit.lock.factory')->createLock('x')))->getShortName();
@@ -167,7 +168,7 @@ printf("login rate limiter: %s, keys hashed: %s\n", $b($probe->login->consume($r
 --EXPECT--
 -- the extension alone
 alias: rediskit, transport factory tagged: true, limiter autowiring alias: true
-made RedisKitStore, LockFactory, RedisKitLimiterFactory, LoginRateLimiter, RedisKitTransportFactory, Lock, RedisKitLimiter: 0 commands, 0 connections
+made RedisKitStore, LockFactory, RedisKitLimiterFactory, LoginRateLimiter, RedisKitTransportFactory, RedisKitCache, Lock, RedisKitLimiter: 0 commands, 0 connections
 InvalidArgumentException: rediskit.login_throttling.local names the rate limiter "missing", which is not under rediskit.rate_limiter
 -- a FrameworkBundle kernel
 kernel booted, services made: 0 commands, 0 connections

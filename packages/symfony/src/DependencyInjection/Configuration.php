@@ -55,6 +55,15 @@ final class Configuration implements ConfigurationInterface
                         ->scalarNode('secret')->info('hash the keys with it (e.g. %kernel.secret%)')->defaultNull()->end()
                     ->end()
                 ->end()
+                ->arrayNode('cache')
+                    ->info('RedisKitCache (Symfony\\Contracts\\Cache\\CacheInterface) as the service rediskit.cache')
+                    ->canBeEnabled()
+                    ->children()
+                        ->scalarNode('namespace')->defaultValue('cache')->end()
+                        ->integerNode('default_lifetime')->min(0)->defaultValue(0)->end()
+                        ->variableNode('options')->info('RedisCache options: jitter, null_ttl, lock_timeout, early_refresh, stale_ttl, serializer, ...')->defaultValue([])->end()
+                    ->end()
+                ->end()
                 ->booleanNode('messenger')->info('register the rediskit:// transport factory')->defaultTrue()->end()
             ->end();
 

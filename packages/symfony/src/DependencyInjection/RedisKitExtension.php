@@ -2,6 +2,7 @@
 
 namespace RedisKit\Symfony\DependencyInjection;
 
+use RedisKit\Symfony\Cache\RedisKitCache;
 use RedisKit\Symfony\Lock\LockFactory;
 use RedisKit\Symfony\Lock\RedisKitStore;
 use RedisKit\Symfony\Messenger\RedisKitTransportFactory;
@@ -88,6 +89,17 @@ final class RedisKitExtension extends Extension
                 new Reference('rediskit.limiter.' . $login['local']),
                 $login['secret'],
             ]);
+        }
+
+        $cache = $config['cache'];
+        if ($cache['enabled']) {
+            $container->register('rediskit.cache', RedisKitCache::class)->setArguments([
+                $cache['namespace'],
+                $connection,
+                ['prefix' => $prefix] + (array) $cache['options'],
+                $cache['default_lifetime'],
+            ]);
+            $container->setAlias(RedisKitCache::class, 'rediskit.cache');
         }
 
         if ($config['messenger']) {

@@ -1,0 +1,8 @@
+<?php
+
+namespace RedisKit\Symfony\Cache;
+
+/** What the adapter cannot do (tags). */
+final class CacheException extends \LogicException implements \Psr\Cache\CacheException
+{
+}
