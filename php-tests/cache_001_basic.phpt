@@ -21,7 +21,8 @@ $c->set('obj', new ArrayObject(['a' => 1]), 5.5);
 var_dump($c->get('obj') == new ArrayObject(['a' => 1]));
 var_dump($c->delete('u1', 'nope', 'forever'), $c->get('u1'));
 
-// remember: one compute, then hits; one round trip per hit, two per computed miss
+// remember: one compute, then hits; a hit is one GET, a computed miss three round
+// trips (the GET, the claim, the write)
 $n = 0;
 $compute = function () use (&$n) { $n++; return "value $n"; };
 // (scripts loaded once: a server that never saw them costs one more command each)
@@ -87,7 +88,7 @@ var_dump($c->stats());
 NULL
 string(4) "dflt"
 bool(true)
-string(%d) "rk1:p:0:0:a:2:{s:4:"name";s:3:"Ann";s:4:"tags";a:4:{i:0;i:1;i:1;d:2.5;i:2;b:1;i:3;N;}}"
+string(%d) "rk1:p:0:%d:a:2:{s:4:"name";s:3:"Ann";s:4:"tags";a:4:{i:0;i:1;i:1;d:2.5;i:2;b:1;i:3;N;}}"
 int(-1)
 bool(true)
 int(2)
@@ -96,7 +97,7 @@ string(7) "value 1"
 string(7) "value 1"
 string(7) "value 1"
 int(1)
-int(2)
+int(3)
 int(2)
 int(0)
 string(7) "value 1"
@@ -132,7 +133,7 @@ bool(true)
 string(15) "written by hand"
 string(4) "miss"
 string(8) "replaced"
-string(%d) "rk1:p:%d:0:s:8:"replaced";"
+string(%d) "rk1:p:%d:%d:s:8:"replaced";"
 bool(true)
 array(2) {
   ["x"]=>

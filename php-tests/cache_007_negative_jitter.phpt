@@ -53,10 +53,10 @@ echo "ok\n";
 NULL
 NULL
 int(1)
-string(%d) "rk1:n:%d:0:"
+string(%d) "rk1:n:%d:%d:"
 NULL
 NULL
-string(10) "rk1:n:0:0:"
+string(%d) "rk1:n:0:%d:"
 bool(true)
 NULL
 NULL

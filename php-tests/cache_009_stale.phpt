@@ -29,7 +29,7 @@ var_dump(lock_wait([$pid]));
 var_dump($c->remember('k', 60, fn() => 'unused'), $c->get('k'));
 ?>
 --EXPECTF--
-string(%d) "rk1:p:%d:30000:s:3:"old";"
+string(%d) "rk1:p:%d:%d:s:3:"old";"
 string(3) "old"
 int(1)
 int(0)

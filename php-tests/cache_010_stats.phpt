@@ -61,7 +61,7 @@ var_dump($delta(function () use ($c) {
     $c->get('a');                  // hit
     $c->getMany(['a', 'b']);       // hit, miss
 }, 'cache_'));
-var_dump(RedisKit\stats()['commands'] - $cmds);      // GET, fetch + settle, GET, MGET
+var_dump(RedisKit\stats()['commands'] - $cmds);      // GET, GET + claim + write, GET, MGET
 var_dump($c->stats());
 $other = new RedisKit\RedisCache('other', $u, ['prefix' => $ns]);
 var_dump($other->stats()['misses']);                 // per namespace
@@ -112,7 +112,7 @@ array(3) {
   ["cache_computes"]=>
   int(1)
 }
-int(5)
+int(6)
 array(6) {
   ["hits"]=>
   int(2)

@@ -5,10 +5,13 @@
 //!
 //! Key layout (main key `K` = prefix . namespace . ':' . key; the others share
 //! its Redis Cluster hash slot):
-//! - `K`: the value, a string `rk1:<format>:<compute ms>:<stale ms>:<payload>`
+//! - `K`: the value, a string `rk1:<format>:<compute ms>:<expires at>:<payload>`
 //!   (`redis-cli GET K` shows it; format `p` PHP serialize, `i` igbinary,
-//!   `j` JSON, `s` a plain string, `n` a cached null). Its Redis TTL is the
-//!   jittered TTL plus the stale window.
+//!   `j` JSON, `s` a plain string, `n` a cached null; expires at: unix ms of
+//!   the jittered TTL's end on the writer's clock, 0 for none). Its Redis TTL
+//!   is the jittered TTL plus the stale window, so a hit is one plain GET:
+//!   whether the value is stale, or due for an early refresh, is read from
+//!   the value itself.
 //! - `{K}:claim`: the token of the caller computing `K`, for `lock_timeout`.
 //! - `{K}:waiters`: how many callers block for that compute.
 //! - `{K}:wake`: their wake-up tokens (`v:`, `n:` or `x:` and the writer's
@@ -108,19 +111,20 @@ pub struct Entry {
     pub payload: Vec<u8>,
     /// How long its compute took (ms; 0 for `set()`).
     pub delta_ms: u64,
-    /// The stale window included in its Redis TTL (ms).
-    pub stale_ms: u64,
+    /// Unix ms its TTL ends at (the writer's clock; 0: never). Past it, the
+    /// value is stale: only kept for the stale window.
+    pub expires_ms: u64,
 }
 
 const MAGIC: &[u8] = b"rk1:";
 
 impl Entry {
-    /// The stored form: `rk1:<format>:<delta>:<stale>:<payload>`.
-    pub fn encode(format: Format, payload: &[u8], delta_ms: u64, stale_ms: u64) -> Vec<u8> {
-        let mut out = Vec::with_capacity(payload.len() + 32);
+    /// The stored form: `rk1:<format>:<delta>:<expires at>:<payload>`.
+    pub fn encode(format: Format, payload: &[u8], delta_ms: u64, expires_ms: u64) -> Vec<u8> {
+        let mut out = Vec::with_capacity(payload.len() + 40);
         out.extend_from_slice(MAGIC);
         out.push(format.tag());
-        out.extend_from_slice(format!(":{delta_ms}:{stale_ms}:").as_bytes());
+        out.extend_from_slice(format!(":{delta_ms}:{expires_ms}:").as_bytes());
         out.extend_from_slice(payload);
         out
     }
@@ -133,28 +137,40 @@ impl Entry {
             let format = Format::of_tag(*rest.first()?)?;
             let rest = rest.get(1..)?.strip_prefix(b":")?;
             let (delta, rest) = number(rest)?;
-            let (stale, rest) = number(rest)?;
-            Some((format, delta, stale, raw.len() - rest.len()))
+            let (expires, rest) = number(rest)?;
+            Some((format, delta, expires, raw.len() - rest.len()))
         })();
         match parsed {
-            Some((format, delta_ms, stale_ms, at)) => {
+            Some((format, delta_ms, expires_ms, at)) => {
                 raw.drain(..at);
                 Some(Entry {
                     format,
                     payload: raw,
                     delta_ms,
-                    stale_ms,
+                    expires_ms,
                 })
             }
             None if raw_ok => Some(Entry {
                 format: Format::Raw,
                 payload: raw,
                 delta_ms: 0,
-                stale_ms: 0,
+                expires_ms: 0,
             }),
             None => None,
         }
     }
+
+    /// Past its TTL, kept only for the stale window.
+    pub fn is_stale(&self, now_ms: u64) -> bool {
+        self.expires_ms > 0 && self.expires_ms <= now_ms
+    }
+}
+
+/// Unix time in ms (this machine's clock).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// `<digits>:` at the start of `b`: the number and what follows the colon.
@@ -399,9 +415,20 @@ fn uniform() -> f64 {
     })
 }
 
-/// A claim token: 16 hex digits, random.
+/// A claim token: this process's random base (new in a forked child) and a
+/// sequence number; no system call.
 fn new_token() -> String {
-    format!("{:016x}", uuid::Uuid::new_v4().as_u128() as u64)
+    static BASE: Mutex<(u32, u64)> = Mutex::new((0, 0));
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let pid = std::process::id();
+    let base = {
+        let mut b = BASE.lock();
+        if b.0 != pid || b.1 == 0 {
+            *b = (pid, uuid::Uuid::new_v4().as_u128() as u64 | 1);
+        }
+        b.1
+    };
+    format!("{base:016x}.{:x}", SEQ.fetch_add(1, Relaxed))
 }
 
 /// `ttl_ms` times a uniform factor in [1 - jitter, 1 + jitter] (0 stays 0: no expiry).
@@ -462,7 +489,8 @@ pub enum Got<T> {
 }
 
 enum Fetch {
-    Hit(Vec<u8>, i64),
+    Hit(Vec<u8>),
+    Miss,
     Claimed,
     Busy(u64, Vec<u8>),
 }
@@ -587,21 +615,17 @@ impl Cache {
         }
     }
 
-    /// The stored bytes and the Redis PX (0: no expiry) of a value written now.
+    /// The stored bytes and the Redis PX (0: no expiry) of a value written
+    /// now: the TTL jittered, then the stale window on top (not for nulls).
     fn stored(&self, value: &Stored, ttl_ms: u64, delta_ms: u64, p: &Policy) -> (Vec<u8>, u64) {
+        let px = jittered(ttl_ms, p.jitter);
+        let expires = if px == 0 { 0 } else { now_ms() + px };
         match value {
-            Some((format, payload)) => {
-                let stale = if ttl_ms == 0 { 0 } else { p.stale_ms };
-                let px = jittered(ttl_ms, p.jitter);
-                (
-                    Entry::encode(*format, payload, delta_ms, stale),
-                    if px == 0 { 0 } else { px + stale },
-                )
-            }
-            None => (
-                Entry::encode(Format::Null, b"", delta_ms, 0),
-                jittered(ttl_ms, p.jitter),
+            Some((format, payload)) => (
+                Entry::encode(*format, payload, delta_ms, expires),
+                if px == 0 { 0 } else { px + p.stale_ms },
             ),
+            None => (Entry::encode(Format::Null, b"", delta_ms, expires), px),
         }
     }
 
@@ -620,15 +644,8 @@ impl Cache {
             Value::Nil => None,
             v => return Err(Error::unexpected("GET", &v)),
         };
-        let mut found = raw.and_then(|r| self.decode(r));
-        if found.as_ref().is_some_and(|e| e.stale_ms > 0) {
-            let mut a = Args::cmd("PTTL");
-            a.push(&k);
-            let pttl = int(conn::command(&self.dsn, &a, true)?, "PTTL")?;
-            if found.as_ref().is_some_and(|e| is_stale(pttl, e.stale_ms)) {
-                found = None;
-            }
-        }
+        let now = now_ms();
+        let found = raw.and_then(|r| self.decode(r)).filter(|e| !e.is_stale(now));
         self.counters.add(
             if found.is_some() {
                 Count::Hit
@@ -663,16 +680,11 @@ impl Cache {
             }
         }
         out.resize(keys.len(), None);
-        // values kept for their stale window only: one PTTL each
-        let stale: Vec<usize> = (0..out.len())
-            .filter(|&i| out[i].as_ref().is_some_and(|e| e.stale_ms > 0))
-            .collect();
-        for &i in &stale {
-            let mut a = Args::cmd("PTTL");
-            a.push(&full[i]);
-            let pttl = int(conn::command(&self.dsn, &a, true)?, "PTTL")?;
-            if out[i].as_ref().is_some_and(|e| is_stale(pttl, e.stale_ms)) {
-                out[i] = None;
+        // values kept for their stale window only are misses here
+        let now = now_ms();
+        for e in out.iter_mut() {
+            if e.as_ref().is_some_and(|e| e.is_stale(now)) {
+                *e = None;
             }
         }
         let hits = out.iter().filter(|e| e.is_some()).count() as u64;
@@ -754,24 +766,17 @@ impl Cache {
         int(conn::eval(&self.dsn, &c, false)?, "cache increment")
     }
 
-    /// Gives an existing value a new TTL (ms, jittered; 0: no expiry). False
-    /// when the key is missing.
+    /// Gives an existing value a new TTL (ms, jittered; 0: no expiry), in
+    /// Redis and in its header. False when the key is missing.
     pub fn touch(&self, key: &[u8], ttl_ms: u64) -> Result<bool> {
         let k = self.key(key)?;
-        let mut a = Args::cmd(if ttl_ms == 0 { "PERSIST" } else { "PEXPIRE" });
-        a.push(&k);
-        if ttl_ms > 0 {
-            let p = self.policy;
-            a.int((jittered(ttl_ms, p.jitter) + p.stale_ms) as i64);
-        }
-        let r = int(conn::command(&self.dsn, &a, true)?, "touch")?;
-        if ttl_ms == 0 && r == 0 {
-            // PERSIST answers 0 for a key without a TTL too
-            let mut e = Args::cmd("EXISTS");
-            e.push(&k);
-            return Ok(int(conn::command(&self.dsn, &e, true)?, "EXISTS")? == 1);
-        }
-        Ok(r == 1)
+        let p = self.policy;
+        let px = jittered(ttl_ms, p.jitter);
+        let mut c = ScriptCall::new(&scripts::CACHE_TOUCH);
+        c.key(&k)
+            .int(if px == 0 { 0 } else { (now_ms() + px) as i64 })
+            .int(if px == 0 { 0 } else { (px + p.stale_ms) as i64 });
+        Ok(int(conn::eval(&self.dsn, &c, true)?, "cache touch")? == 1)
     }
 
     /// Writes a value only if the key holds none (SET NX): true if written.
@@ -864,18 +869,28 @@ impl Cache {
         }
     }
 
+    /// A plain GET: the hit path.
+    fn read(&self, k: &Keys) -> Result<Fetch> {
+        let mut a = Args::cmd("GET");
+        a.push(&k.value);
+        match conn::command(&self.dsn, &a, true)? {
+            Value::BulkString(b) => Ok(Fetch::Hit(b)),
+            Value::Nil => Ok(Fetch::Miss),
+            v => Err(Error::unexpected("GET", &v)),
+        }
+    }
+
+    /// The script of a miss: the value, the claim, or the claim's holder.
     fn fetch(&self, k: &Keys, token: &str, p: &Policy) -> Result<Fetch> {
         let mut c = ScriptCall::new(&scripts::CACHE_FETCH);
         c.key(&k.value).key(&k.claim).key(&k.waiters);
         c.arg(token).int(p.claim_ms() as i64);
         match conn::eval(&self.dsn, &c, true)? {
             Value::Int(0) => Ok(Fetch::Claimed),
+            Value::BulkString(b) => Ok(Fetch::Hit(b)),
             Value::Array(v) if v.len() == 2 => {
                 let mut it = v.into_iter();
                 match (it.next(), it.next()) {
-                    (Some(Value::BulkString(raw)), Some(Value::Int(pttl))) => {
-                        Ok(Fetch::Hit(raw, pttl))
-                    }
                     (Some(Value::Int(left)), Some(holder)) => Ok(Fetch::Busy(
                         left.max(1) as u64,
                         conn::bytes(holder, "cache claim holder").unwrap_or_default(),
@@ -972,7 +987,8 @@ impl Cache {
 
     /// The cached value of `key`, or else `compute`'s, computed by one caller
     /// at a time across processes (the others wait for its write, up to
-    /// `lock_timeout`). A hit is one round trip, a computed miss two.
+    /// `lock_timeout`). A hit is one GET; a computed miss three round trips
+    /// (the GET, the claim, the write).
     pub fn remember<T, E: From<Error>>(
         &self,
         key: &[u8],
@@ -981,31 +997,40 @@ impl Cache {
         compute: impl FnOnce() -> std::result::Result<Computed<T>, E>,
     ) -> std::result::Result<Got<T>, E> {
         let k = self.keys(key)?;
-        let token = new_token();
+        let mut token = String::new();
+        let mut token = move || -> String {
+            if token.is_empty() {
+                token = new_token();
+            }
+            token.clone()
+        };
         let deadline = Instant::now() + p.lock_timeout;
         let mut waited = false;
+        let mut step = self.read(&k)?;
         loop {
-            match self.fetch(&k, &token, p)? {
-                Fetch::Hit(raw, pttl) => {
+            step = match step {
+                Fetch::Hit(raw) => {
                     let Some(entry) = self.decode(raw) else {
                         // a value RedisCache did not write: replaced
                         if !waited {
                             self.counters.add(Count::Miss, 1);
                         }
+                        let token = token();
                         self.try_claim(&k, &token, p)?;
                         return self.compute_and_write(&k, &token, ttl_ms, p, compute);
                     };
-                    if pttl >= 0 && entry.format != Format::Null {
-                        let remaining = pttl - entry.stale_ms as i64;
+                    if entry.format != Format::Null && entry.expires_ms > 0 {
+                        let remaining = entry.expires_ms as i64 - now_ms() as i64;
                         let stale = remaining <= 0;
-                        if (stale || xfetch(entry.delta_ms, p.beta, remaining))
-                            && self.try_claim(&k, &token, p)?
-                        {
-                            if !stale {
-                                self.counters.add(Count::EarlyRefresh, 1);
+                        if stale || xfetch(entry.delta_ms, p.beta, remaining) {
+                            let token = token();
+                            if self.try_claim(&k, &token, p)? {
+                                if !stale {
+                                    self.counters.add(Count::EarlyRefresh, 1);
+                                }
+                                self.counters.add(Count::Miss, u64::from(stale));
+                                return self.compute_and_write(&k, &token, ttl_ms, p, compute);
                             }
-                            self.counters.add(Count::Miss, u64::from(stale));
-                            return self.compute_and_write(&k, &token, ttl_ms, p, compute);
                         }
                         if stale {
                             self.counters.add(Count::StaleServed, 1);
@@ -1016,11 +1041,12 @@ impl Cache {
                     }
                     return Ok(Got::Cached(entry));
                 }
+                Fetch::Miss => self.fetch(&k, &token(), p)?,
                 Fetch::Claimed => {
                     if !waited {
                         self.counters.add(Count::Miss, 1);
                     }
-                    return self.compute_and_write(&k, &token, ttl_ms, p, compute);
+                    return self.compute_and_write(&k, &token(), ttl_ms, p, compute);
                 }
                 Fetch::Busy(left_ms, holder) => {
                     if !waited {
@@ -1033,7 +1059,7 @@ impl Cache {
                         if p.throw_on_lock_timeout {
                             return Ok(Got::TimedOut);
                         }
-                        return self.compute_and_write(&k, &token, ttl_ms, p, compute);
+                        return self.compute_and_write(&k, &token(), ttl_ms, p, compute);
                     }
                     // until the claim ends (its TTL, +1 ms) or our deadline
                     let wait = Duration::from_millis(left_ms + 1).min(deadline - now);
@@ -1042,15 +1068,11 @@ impl Cache {
                             return Ok(Got::Null);
                         }
                     }
+                    self.fetch(&k, &token(), p)?
                 }
-            }
+            };
         }
     }
-}
-
-/// A value kept only for its stale window: its logical TTL has run out.
-fn is_stale(pttl: i64, stale_ms: u64) -> bool {
-    pttl >= 0 && pttl <= stale_ms as i64
 }
 
 #[cfg(test)]

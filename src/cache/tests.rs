@@ -58,7 +58,7 @@ fn entries_round_trip_and_foreign_values_are_told_apart() {
     assert_eq!(e, b"rk1:p:12:3000:a:1:{i:0;i:1;}".to_vec());
     let d = Entry::decode(e, false).unwrap();
     assert_eq!(
-        (d.format, d.payload.as_slice(), d.delta_ms, d.stale_ms),
+        (d.format, d.payload.as_slice(), d.delta_ms, d.expires_ms),
         (Format::Php, &b"a:1:{i:0;i:1;}"[..], 12, 3000)
     );
     assert_eq!(Entry::decode(b"legacy".to_vec(), false), None);
@@ -141,9 +141,21 @@ fn set_get_delete_and_many() {
     let t = pttl(&full(&n, "a"));
     assert!((9_000..=11_000).contains(&t), "jittered ±10%: {t}");
     assert_eq!(c.get(b"a").unwrap().unwrap().payload, b"1");
+    // rk1:<format>:<compute ms>:<expires at>:<payload>
+    let Value::BulkString(stored) = raw(&[b"GET", &full(&n, "a")]) else {
+        panic!("not a string")
+    };
+    let stored = String::from_utf8(stored).unwrap();
+    let parts: Vec<&str> = stored.split(':').collect();
     assert_eq!(
-        raw(&[b"GET", &full(&n, "a")]),
-        Value::BulkString(b"rk1:s:0:0:1".to_vec())
+        (parts[0], parts[1], parts[2], parts[4]),
+        ("rk1", "s", "0", "1"),
+        "{stored}"
+    );
+    let at: u64 = parts[3].parse().unwrap();
+    assert!(
+        at > now_ms() + 8_000 && at <= now_ms() + 11_000,
+        "{stored}"
     );
     c.set_many(&[(b"b".to_vec(), s("2")), (b"c".to_vec(), None)], 0)
         .unwrap();

@@ -1,0 +1,95 @@
+<?php
+// RedisCache against seed 003's cache-aside code (bench/baseline/cache.php).
+require __DIR__ . '/_common.inc';
+require __DIR__ . '/baseline/cache.php';
+
+$url = bench_url();
+$ns = 'bench:cache:' . getmypid() . ':';
+$r = bench_phpredis();
+// a typical cached row
+$row = ['id' => 1001, 'name' => 'Zhang San', 'email' => 'zhangsan@example.com', 'created_at' => '2026-01-02 03:04:05',
+    'tags' => ['vip', 'beta'], 'score' => 1234.5, 'active' => true, 'city' => 'Hangzhou', 'orders' => 17, 'level' => 3];
+
+// 1. a hit: remember() vs the seed's getCache() (GET + json_decode)
+$c = new RedisKit\RedisCache('hit', $url, ['prefix' => $ns]);
+$cj = new RedisKit\RedisCache('hitj', $url, ['prefix' => $ns, 'serializer' => 'json']);
+$c->remember('user:1001', 3600, fn() => $row);
+$cj->remember('user:1001', 3600, fn() => $row);
+$r->setex($ns . 'seed:user:1001', 3600, json_encode($row));
+$never = fn() => throw new LogicException('computed on a hit');
+$a = $b = $j = 0;
+for ($i = 0; $i < 6; $i++) {
+    $a = max($a, bench_ops(fn() => $c->remember('user:1001', 3600, $never), 0.4));
+    $b = max($b, bench_ops(fn() => seed_getCache($r, $ns . 'seed:user:1001', $never), 0.4));
+    $j = max($j, bench_ops(fn() => $cj->remember('user:1001', 3600, $never), 0.4));
+}
+bench_row('cache hit: remember() vs seed getCache() (GET + json_decode)', $a, $b);
+bench_row("cache hit: remember() with serializer 'json' vs seed getCache()", $j, $b);
+
+// 2. getMany(100) vs 100 GETs, and vs one phpredis MGET
+$keys = [];
+$seedKeys = [];
+for ($i = 0; $i < 100; $i++) {
+    $keys[] = "k$i";
+    $seedKeys[] = $ns . "seed:k$i";
+}
+$c->setMany(array_fill_keys($keys, $row), 3600);
+foreach ($seedKeys as $k) $r->setex($k, 3600, json_encode($row));
+$a = $b = $m = 0;
+for ($i = 0; $i < 6; $i++) {
+    $a = max($a, bench_ops(fn() => $c->getMany($keys), 0.4));
+    $b = max($b, bench_ops(function () use ($r, $seedKeys) {
+        $out = [];
+        foreach ($seedKeys as $k) $out[$k] = json_decode($r->get($k), true);
+        return $out;
+    }, 0.4));
+    $m = max($m, bench_ops(fn() => array_map(fn($v) => json_decode($v, true), $r->mget($seedKeys)), 0.4));
+}
+bench_row('getMany(100) vs 100 GETs + json_decode (seed)', $a, $b);
+bench_row('getMany(100) vs phpredis MGET of 100 + json_decode', $a, $m);
+
+// 3. a stampede: 50 processes miss one key at once; the compute (a slow
+// query) takes $ms. Computes run, and how long after the write the last
+// process has the value.
+function stampede(string $kind, string $url, string $ns, int $ms): array
+{
+    $r = bench_phpredis();
+    $key = $ns . "stampede:$kind:$ms";
+    $r->del($key, "{$key}:ready", "{$key}:go", "{$key}:done", "{$key}:computes", "{$key}:written");
+    $pids = [];
+    for ($p = 0; $p < 50; $p++) {
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            $r = bench_phpredis();
+            $c = new RedisKit\RedisCache('stampede', $url, ['prefix' => $ns, 'lock_timeout' => 30]);
+            $compute = function () use ($r, $key, $ms) {
+                $r->incr("{$key}:computes");
+                usleep($ms * 1000);
+                $r->set("{$key}:written", hrtime(true));
+                return ['rows' => 42];
+            };
+            $r->incr("{$key}:ready");
+            $r->blPop(["{$key}:go"], 30);
+            $kind === 'rk' ? $c->remember("$kind:$ms", 60, $compute) : seed_getHotData($r, $key, $compute, 60);
+            $r->rPush("{$key}:done", hrtime(true));
+            exit(0);
+        }
+        $pids[] = $pid;
+    }
+    while ((int)$r->get("{$key}:ready") < 50) usleep(2000);
+    $r->rPush("{$key}:go", ...array_fill(0, 50, '1'));
+    foreach ($pids as $pid) pcntl_waitpid($pid, $st);
+    $written = (int)$r->get("{$key}:written");
+    $lags = array_map(fn($t) => max(0, (int)$t - $written) / 1e6, $r->lRange("{$key}:done", 0, -1));
+    return [(int)$r->get("{$key}:computes"), bench_pct($lags, 50), max($lags)];
+}
+foreach ([300, 1500] as $ms) {
+    [$rc, $r50, $rmax] = stampede('rk', $url, $ns, $ms);
+    [$sc, $s50, $smax] = stampede('seed', $url, $ns, $ms);
+    bench_info(sprintf('50-process stampede on one key, a %d ms compute: remember() %d compute(s), all 50 had the value %.1f ms after the write (p50 %.1f ms); seed getHotData() %d compute(s), %.1f ms (p50 %.1f ms)',
+        $ms, $rc, $rmax, $r50, $sc, $smax, $s50));
+}
+
+foreach ($r->keys($ns . '*') as $k) $r->del($k);
+foreach ($r->keys('{' . $ns . '*') as $k) $r->del($k);
+$r->del('cache:lock:' . $ns . 'stampede:seed:300', 'cache:lock:' . $ns . 'stampede:seed:1500');
