@@ -498,9 +498,21 @@ enum Fetch {
 /// The keys of one cached value.
 struct Keys {
     value: Vec<u8>,
-    claim: Vec<u8>,
-    waiters: Vec<u8>,
-    wake: Vec<u8>,
+}
+
+impl Keys {
+    // made when needed: a hit only uses the value's key
+    fn claim(&self) -> Vec<u8> {
+        aux_key(&self.value, "claim")
+    }
+
+    fn waiters(&self) -> Vec<u8> {
+        aux_key(&self.value, "waiters")
+    }
+
+    fn wake(&self) -> Vec<u8> {
+        aux_key(&self.value, "wake")
+    }
 }
 
 #[derive(Debug)]
@@ -598,12 +610,8 @@ impl Cache {
     }
 
     fn keys(&self, key: &[u8]) -> Result<Keys> {
-        let value = self.key(key)?;
         Ok(Keys {
-            claim: aux_key(&value, "claim"),
-            waiters: aux_key(&value, "waiters"),
-            wake: aux_key(&value, "wake"),
-            value,
+            value: self.key(key)?,
         })
     }
 
@@ -883,7 +891,7 @@ impl Cache {
     /// The script of a miss: the value, the claim, or the claim's holder.
     fn fetch(&self, k: &Keys, token: &str, p: &Policy) -> Result<Fetch> {
         let mut c = ScriptCall::new(&scripts::CACHE_FETCH);
-        c.key(&k.value).key(&k.claim).key(&k.waiters);
+        c.key(&k.value).key(k.claim()).key(k.waiters());
         c.arg(token).int(p.claim_ms() as i64);
         match conn::eval(&self.dsn, &c, true)? {
             Value::Int(0) => Ok(Fetch::Claimed),
@@ -907,7 +915,7 @@ impl Cache {
     /// Takes the claim on a value that is there (an early or stale refresh).
     fn try_claim(&self, k: &Keys, token: &str, p: &Policy) -> Result<bool> {
         let mut a = Args::cmd("SET");
-        a.push(&k.claim)
+        a.push(k.claim())
             .push(token)
             .push("NX")
             .push("PX")
@@ -926,7 +934,10 @@ impl Cache {
         p: &Policy,
     ) -> Result<()> {
         let mut c = ScriptCall::new(&scripts::CACHE_SETTLE);
-        c.key(&k.value).key(&k.claim).key(&k.waiters).key(&k.wake);
+        c.key(&k.value)
+            .key(k.claim())
+            .key(k.waiters())
+            .key(k.wake());
         let (bytes, px) = write.unwrap_or_default();
         let mut tok = Vec::with_capacity(token.len() + 2);
         tok.push(wake);
@@ -1063,12 +1074,14 @@ impl Cache {
                     }
                     // until the claim ends (its TTL, +1 ms) or our deadline
                     let wait = Duration::from_millis(left_ms + 1).min(deadline - now);
-                    if let Some(tok) = conn::wait_signal(&self.dsn, &k.wake, wait)? {
+                    if let Some(tok) = conn::wait_signal(&self.dsn, &k.wake(), wait)? {
                         if tok.len() > 2 && tok.starts_with(b"n:") && tok[2..] == holder[..] {
                             return Ok(Got::Null);
                         }
                     }
-                    self.fetch(&k, &token(), p)?
+                    // woken by the write, most likely: a plain GET (the claim
+                    // script again only if the value is still missing)
+                    self.read(&k)?
                 }
             };
         }
