@@ -87,6 +87,34 @@ $limiter->reset('user:7');
 $limiter->reset('user:8');
 $perHour->reset('user:8');
 
+// -------------------------------------------------------------------- cache
+section('RedisCache: cache-aside without stampedes, in one call');
+$cache = new RedisKit\RedisCache($ns . 'products', $url, ['null_ttl' => 30, 'jitter' => 0.1]);
+$computes = 0;
+$load = function () use (&$computes) { $computes++; usleep(100000); return ['id' => 1024, 'name' => 'Keyboard', 'price' => 49.9]; };
+$pids = [];
+foreach (range(1, 4) as $i) {                               // 4 processes miss the key at once
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        $c = new RedisKit\RedisCache($ns . 'products', $url);
+        $c->remember('product:1024', 60, $load);
+        exit($c->stats()['computes']);
+    }
+    $pids[] = $pid;
+}
+$byChildren = 0;
+foreach ($pids as $pid) { pcntl_waitpid($pid, $st); $byChildren += pcntl_wexitstatus($st); }
+printf("  4 processes missed 'product:1024' together: the loader ran %d time(s)\n", $byChildren);
+$p = $cache->remember('product:1024', 60, $load);
+printf("  then a hit (one GET): %s, loader runs here: %d\n", json_encode($p), $computes);
+$cache->remember('product:9999', 60, function () use (&$computes) { $computes++; return null; });   // no such product
+$cache->remember('product:9999', 60, function () use (&$computes) { $computes++; return null; });
+printf("  a missing product is looked up once, then its null is cached for null_ttl: loader runs %d\n", $computes);
+$cache->setMany(['a' => 1, 'b' => 2], 60);
+echo "  getMany (one MGET): ", json_encode($cache->getMany(['a', 'b', 'c'])), "\n";
+echo "  stats: ", json_encode($cache->stats()), "\n";
+$cache->clear();
+
 section('connection layer');
 $s = RedisKit\stats();
 printf("this process opened %d connection(s) and sent %d commands; %d script(s) loaded on first use\n",

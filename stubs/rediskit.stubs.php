@@ -374,6 +374,16 @@ namespace RedisKit {
         public function __construct(string $namespace, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
 
         /**
+         * Stores a value only if the key holds none (SET NX, atomic).
+         * @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
+         * @return bool true if it was stored.
+         *
+         * @param string $key
+         * @param mixed $value
+         */
+        public function add(string $key, mixed $value, ?float $ttl = null): bool {}
+
+        /**
          * Deletes every value of this namespace (SCAN and UNLINK in batches,
          * never FLUSHDB).
          * @return int How many values were deleted.
@@ -382,7 +392,6 @@ namespace RedisKit {
 
         /**
          * Deletes keys of this namespace.
-         * @param string ...$keys
          * @return int How many existed.
          *
          * @param string $keys
@@ -407,6 +416,18 @@ namespace RedisKit {
         public function getMany(array $keys): array {}
 
         /**
+         * Adds $by to an integer value (set() of an int, or an earlier
+         * increment()), keeping its TTL; a missing key starts from 0 and does not
+         * expire. Atomic.
+         * @return int The new value.
+         * @throws \RedisKit\Exception when the value is not an integer (nothing written).
+         *
+         * @param string $key
+         * @param int $by
+         */
+        public function increment(string $key, int $by = 1): int {}
+
+        /**
          * The cached value of $key, or else what $compute() returns, which is
          * cached for $ttl. Single-flight across processes: on a miss one caller
          * computes, the others wait (woken by its write, up to lock_timeout) and
@@ -415,7 +436,9 @@ namespace RedisKit {
          * @param string $key
          * @param float $ttl Seconds (>= 0, 0: no expiry). Jittered.
          * @param callable $compute Called without arguments; null is cached for null_ttl.
-         * @param array $options jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl for this call.
+         * @param array $options jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl for this
+         *   call, and ttl_of: a callable given the computed value that returns its TTL in seconds
+         *   (replacing $ttl; 0: no expiry), or null to not cache it.
          * @return mixed
          * @throws \RedisKit\LockTimeoutException with on_lock_timeout 'throw', when another caller computed for longer than lock_timeout.
          * @throws \Throwable whatever $compute throws.
@@ -423,7 +446,7 @@ namespace RedisKit {
         public function remember(string $key, float $ttl, callable $compute, array $options = []): mixed {}
 
         /**
-         * Stores a value (null: a cached null, for null_ttl).
+         * Stores a value (null included: get() returns it as null, remember() as a hit).
          * @param string $key
          * @param mixed $value
          * @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
@@ -449,6 +472,15 @@ namespace RedisKit {
          * @return array<string, int>
          */
         public function stats(): array {}
+
+        /**
+         * Gives an existing value a new TTL.
+         * @param float|null $ttl Seconds (>= 0, 0: no expiry); null for the ttl option. Jittered.
+         * @return bool false when the key is missing.
+         *
+         * @param string $key
+         */
+        public function touch(string $key, ?float $ttl = null): bool {}
     }
 
     /**
