@@ -7,10 +7,12 @@ set -eu
 cd "$(dirname "$0")/../.."
 out=target/rediskit-src.tar
 mkdir -p target
-idx=$(mktemp)
-trap 'rm -f "$idx"' EXIT
-# the work tree as it is (new files included), not only the last commit
-cp .git/index "$idx" 2>/dev/null || true
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+idx=$tmp/index
+# the work tree as it is (new files included), not only the last commit (the
+# index's path also holds in a linked worktree, where .git is a file)
+cp "$(git rev-parse --git-path index)" "$idx" 2>/dev/null || true
 GIT_INDEX_FILE=$idx git add -A
 tree=$(GIT_INDEX_FILE=$idx git write-tree)
 git archive --format=tar --prefix=rediskit/ -o "$out" "$tree"
