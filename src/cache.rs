@@ -445,7 +445,9 @@ pub fn jittered(ttl_ms: u64, jitter: f64) -> u64 {
 /// An infinite beta refreshes at once (Symfony's `$beta = INF`).
 fn xfetch(delta_ms: u64, beta: f64, remaining_ms: i64) -> bool {
     beta == f64::INFINITY
-        || beta > 0.0 && delta_ms > 0 && -(delta_ms as f64) * beta * uniform().ln() >= remaining_ms as f64
+        || beta > 0.0
+            && delta_ms > 0
+            && -(delta_ms as f64) * beta * uniform().ln() >= remaining_ms as f64
 }
 
 /// What a value to write is: its format and bytes, or a null.
@@ -653,7 +655,9 @@ impl Cache {
             v => return Err(Error::unexpected("GET", &v)),
         };
         let now = now_ms();
-        let found = raw.and_then(|r| self.decode(r)).filter(|e| !e.is_stale(now));
+        let found = raw
+            .and_then(|r| self.decode(r))
+            .filter(|e| !e.is_stale(now));
         self.counters.add(
             if found.is_some() {
                 Count::Hit

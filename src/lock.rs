@@ -20,10 +20,10 @@
 //! `acquire()` first gives the object a token of the child's own.
 mod watchdog;
 
+use crate::conn::stats::{self, Event};
 use crate::conn::{self, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{Connection, Options, Settings};
 use crate::scripts;
-use crate::conn::stats::{self, Event};
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};

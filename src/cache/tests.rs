@@ -153,10 +153,7 @@ fn set_get_delete_and_many() {
         "{stored}"
     );
     let at: u64 = parts[3].parse().unwrap();
-    assert!(
-        at > now_ms() + 8_000 && at <= now_ms() + 11_000,
-        "{stored}"
-    );
+    assert!(at > now_ms() + 8_000 && at <= now_ms() + 11_000, "{stored}");
     c.set_many(&[(b"b".to_vec(), s("2")), (b"c".to_vec(), None)], 0)
         .unwrap();
     assert_eq!(pttl(&full(&n, "b")), -1, "ttl 0: no expiry");
@@ -232,8 +229,10 @@ fn remember_computes_once_then_hits() {
     );
     // a null is cached for null_ttl
     assert!(matches!(
-        c.remember(b"none", 5_000, &p, || Ok::<_, Error>(Computed::new(None, 1)))
-            .unwrap(),
+        c.remember(b"none", 5_000, &p, || Ok::<_, Error>(Computed::new(
+            None, 1
+        )))
+        .unwrap(),
         Got::Computed(1)
     ));
     let t = pttl(&full(&n, "none"));
@@ -263,8 +262,11 @@ fn remember_computes_once_then_hits() {
         Value::Int(0)
     );
     assert!(matches!(
-        c.remember(b"fails", 5_000, &p, || Ok::<_, Error>(Computed::new(s("ok"), 2)))
-            .unwrap(),
+        c.remember(b"fails", 5_000, &p, || Ok::<_, Error>(Computed::new(
+            s("ok"),
+            2
+        )))
+        .unwrap(),
         Got::Computed(2)
     ));
 }
@@ -332,8 +334,11 @@ fn a_waiter_past_lock_timeout_computes_or_reports_it() {
     let t0 = Instant::now();
     let p = c.policy();
     assert!(matches!(
-        c.remember(b"k", 1_000, &p, || Ok::<_, Error>(Computed::new(s("mine"), 1)))
-            .unwrap(),
+        c.remember(b"k", 1_000, &p, || Ok::<_, Error>(Computed::new(
+            s("mine"),
+            1
+        )))
+        .unwrap(),
         Got::Computed(1)
     ));
     assert!(t0.elapsed() >= Duration::from_millis(300));
@@ -395,8 +400,11 @@ fn stale_values_are_served_while_one_caller_refreshes() {
     raw(&[b"DEL", &aux_key(&k, "claim")]);
     // nobody is: this caller refreshes
     assert!(matches!(
-        c.remember(b"k", 60_000, &p, || Ok::<_, Error>(Computed::new(s("new"), 7)))
-            .unwrap(),
+        c.remember(b"k", 60_000, &p, || Ok::<_, Error>(Computed::new(
+            s("new"),
+            7
+        )))
+        .unwrap(),
         Got::Computed(7)
     ));
     let st: std::collections::HashMap<_, _> = c.stats().into_iter().collect();
@@ -420,16 +428,27 @@ fn increment_keeps_format_and_ttl_and_refuses_non_integers() {
     let c = cache(&n, vec![]);
     assert_eq!(c.increment(b"n", 5).unwrap(), 5);
     assert_eq!(pttl(&full(&n, "n")), -1, "a new counter does not expire");
-    assert_eq!(raw(&[b"GET", &full(&n, "n")]), Value::BulkString(b"rk1:p:0:0:i:5;".to_vec()));
-    c.set(b"t", &Some((Format::Php, b"i:40;".to_vec())), 60_000).unwrap();
+    assert_eq!(
+        raw(&[b"GET", &full(&n, "n")]),
+        Value::BulkString(b"rk1:p:0:0:i:5;".to_vec())
+    );
+    c.set(b"t", &Some((Format::Php, b"i:40;".to_vec())), 60_000)
+        .unwrap();
     assert_eq!(c.increment(b"t", 2).unwrap(), 42);
     assert!(pttl(&full(&n, "t")) > 50_000, "TTL kept");
     assert_eq!(c.increment(b"t", -50).unwrap(), -8);
     c.set(b"s", &s("text"), 0).unwrap();
     assert!(matches!(c.increment(b"s", 1), Err(Error::Redis(_))));
-    assert_eq!(c.get(b"s").unwrap().unwrap().payload, b"text", "nothing written");
+    assert_eq!(
+        c.get(b"s").unwrap().unwrap().payload,
+        b"text",
+        "nothing written"
+    );
     assert!(matches!(c.increment(b"t", 1 << 53), Err(Error::Invalid(_))));
-    let j = cache(&ns("incr-json"), vec![("serializer", OptValue::Str(b"json".to_vec()))]);
+    let j = cache(
+        &ns("incr-json"),
+        vec![("serializer", OptValue::Str(b"json".to_vec()))],
+    );
     assert_eq!(j.increment(b"n", 3).unwrap(), 3);
     assert_eq!(j.get(b"n").unwrap().unwrap().payload, b"3");
 }
@@ -470,11 +489,23 @@ fn a_compute_may_set_its_own_ttl_or_not_be_cached() {
     })
     .unwrap();
     assert_eq!(raw(&[b"EXISTS", &full(&n, "unsaved")]), Value::Int(0));
-    assert_eq!(raw(&[b"EXISTS", &aux_key(&full(&n, "unsaved"), "claim")]), Value::Int(0));
+    assert_eq!(
+        raw(&[b"EXISTS", &aux_key(&full(&n, "unsaved"), "claim")]),
+        Value::Int(0)
+    );
     // an infinite beta refreshes at once
-    let inf = c.call_policy(Options::new(vec![("early_refresh".into(), OptValue::Float(f64::INFINITY))])).unwrap();
+    let inf = c
+        .call_policy(Options::new(vec![(
+            "early_refresh".into(),
+            OptValue::Float(f64::INFINITY),
+        )]))
+        .unwrap();
     assert!(matches!(
-        c.remember(b"k", 60_000, &inf, || Ok::<_, Error>(Computed::new(s("again"), 9))).unwrap(),
+        c.remember(b"k", 60_000, &inf, || Ok::<_, Error>(Computed::new(
+            s("again"),
+            9
+        )))
+        .unwrap(),
         Got::Computed(9)
     ));
 }

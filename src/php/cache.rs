@@ -53,16 +53,19 @@ fn serializers() -> Vec<Format> {
 }
 
 fn call(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> PhpResult<Zval> {
-    let f = ZendCallable::try_from_name(name)
-        .map_err(|_| throw(Error::Redis(format!("RedisCache: {name}() is not available"))))?;
+    let f = ZendCallable::try_from_name(name).map_err(|_| {
+        throw(Error::Redis(format!(
+            "RedisCache: {name}() is not available"
+        )))
+    })?;
     f.try_call(args).map_err(PhpException::from)
 }
 
 /// `serialize($value)`; a value PHP refuses to serialize (a Closure, an
 /// anonymous class) is a \ValueError naming the key, with PHP's reason.
 fn serialized(key: &[u8], name: &str, value: &Zval) -> PhpResult<Zval> {
-    call(name, vec![value]).map_err(|e| {
-        match ext_php_rs::zend::ExecutorGlobals::take_exception() {
+    call(name, vec![value]).map_err(
+        |e| match ext_php_rs::zend::ExecutorGlobals::take_exception() {
             Some(ex) => {
                 let why = ex
                     .try_call_method("getMessage", vec![])
@@ -75,8 +78,8 @@ fn serialized(key: &[u8], name: &str, value: &Zval) -> PhpResult<Zval> {
                 ))
             }
             None => e,
-        }
-    })
+        },
+    )
 }
 
 /// JSON_PRESERVE_ZERO_FRACTION | JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES
@@ -144,7 +147,10 @@ fn insert_key(h: &mut ZendHashTable, key: &[u8], v: Zval) {
             && (digits[0] != b'0' || k == b"0")
     };
     if canonical(key) {
-        if let Some(i) = std::str::from_utf8(key).ok().and_then(|s| s.parse::<i64>().ok()) {
+        if let Some(i) = std::str::from_utf8(key)
+            .ok()
+            .and_then(|s| s.parse::<i64>().ok())
+        {
             let _ = h.insert_at_index(i, v);
             return;
         }
@@ -172,9 +178,11 @@ fn ttl_seconds(z: &Zval) -> Option<Option<f64>> {
 }
 
 fn bytes(z: Zval) -> PhpResult<Vec<u8>> {
-    z.zend_str()
-        .map(|s| s.as_bytes().to_vec())
-        .ok_or_else(|| throw(Error::Redis("RedisCache: the serializer returned no string".into())))
+    z.zend_str().map(|s| s.as_bytes().to_vec()).ok_or_else(|| {
+        throw(Error::Redis(
+            "RedisCache: the serializer returned no string".into(),
+        ))
+    })
 }
 
 #[php_impl]
@@ -190,7 +198,8 @@ impl RedisCache {
     ) -> PhpResult<Self> {
         let conn = connection_arg(connection)?;
         let opts = options_arg(options)?;
-        let inner = Cache::new(&namespace.0, &conn, opts, &settings(), &serializers()).map_err(throw)?;
+        let inner =
+            Cache::new(&namespace.0, &conn, opts, &settings(), &serializers()).map_err(throw)?;
         Ok(RedisCache { inner })
     }
 
