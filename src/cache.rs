@@ -218,10 +218,7 @@ impl Policy {
     fn read(mut self, o: &mut Options) -> Result<Policy> {
         if let Some(j) = number_option(o, "jitter")? {
             if !(0.0..1.0).contains(&j) {
-                return Err(Error::invalid(format!(
-                    "RedisCache: option 'jitter' must be in [0, 1), got {}",
-                    shown_float(j)
-                )));
+                return Err(bad_number("'jitter'", "in [0, 1)", j));
             }
             self.jitter = j;
         }
@@ -232,10 +229,7 @@ impl Policy {
             self.lock_timeout =
                 crate::options::positive_secs("RedisCache: option 'lock_timeout'", t)?;
             if self.lock_timeout < Duration::from_millis(1) {
-                return Err(Error::invalid(format!(
-                    "RedisCache: option 'lock_timeout' must be at least 0.001 seconds, got {}",
-                    shown_float(t)
-                )));
+                return Err(bad_number("'lock_timeout'", "at least 0.001 seconds", t));
             }
         }
         match o.string("on_lock_timeout")?.as_deref() {
@@ -251,10 +245,11 @@ impl Policy {
         }
         if let Some(b) = number_option(o, "early_refresh")? {
             if b.is_nan() || b < 0.0 {
-                return Err(Error::invalid(format!(
-                    "RedisCache: option 'early_refresh' (XFetch's beta) must be a number >= 0 (INF: refresh now), got {}",
-                    shown_float(b)
-                )));
+                return Err(bad_number(
+                    "'early_refresh' (XFetch's beta)",
+                    "a number >= 0 (INF: refresh now)",
+                    b,
+                ));
             }
             self.beta = b;
         }
@@ -267,6 +262,14 @@ impl Policy {
     fn claim_ms(&self) -> u64 {
         (self.lock_timeout.as_millis() as u64).max(1)
     }
+}
+
+/// "RedisCache: option 'x' must be ..., got <value>".
+fn bad_number(option: &str, must: &str, got: f64) -> Error {
+    Error::invalid(format!(
+        "RedisCache: option {option} must be {must}, got {}",
+        shown_float(got)
+    ))
 }
 
 /// A number option (int or float), `None` when absent.

@@ -3,17 +3,10 @@ use super::*;
 use crate::conn::Args;
 use std::sync::atomic::AtomicUsize;
 
-fn url() -> String {
-    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
-}
+use crate::conn::test_url as url;
 
 fn ns(name: &str) -> Vec<u8> {
-    format!(
-        "rkt:cache:{}:{}:{name}",
-        std::process::id(),
-        uuid::Uuid::new_v4().simple()
-    )
-    .into_bytes()
+    crate::conn::test_ns("cache", name)
 }
 
 fn cache(namespace: &[u8], opts: Vec<(&str, OptValue)>) -> Cache {

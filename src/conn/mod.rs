@@ -777,7 +777,22 @@ fn has_hash_tag(key: &[u8]) -> bool {
 
 /// The redis-server of `make test` (REDIS_URL), for the core's own tests.
 #[cfg(test)]
+pub fn test_url() -> String {
+    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+#[cfg(test)]
 pub fn test_dsn() -> Dsn {
-    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    Dsn::parse(&url, Timeouts::default()).expect("REDIS_URL must be a valid DSN")
+    Dsn::parse(&test_url(), Timeouts::default()).expect("REDIS_URL must be a valid DSN")
+}
+
+/// A name no other test (or earlier run) uses: `rkt:<kind>:<pid>:<uuid>:<name>`.
+#[cfg(test)]
+pub fn test_ns(kind: &str, name: &str) -> Vec<u8> {
+    format!(
+        "rkt:{kind}:{}:{}:{name}",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    )
+    .into_bytes()
 }

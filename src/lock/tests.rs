@@ -4,17 +4,10 @@ use crate::conn::aux_key;
 use crate::conn::Args;
 use crate::options::OptValue;
 
-fn url() -> String {
-    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
-}
+use crate::conn::test_url as url;
 
 fn ns(name: &str) -> Vec<u8> {
-    format!(
-        "rkt:lock:{}:{}:{name}",
-        std::process::id(),
-        uuid::Uuid::new_v4().simple()
-    )
-    .into_bytes()
+    crate::conn::test_ns("lock", name)
 }
 
 fn lock(resource: &[u8], opts: Vec<(&str, OptValue)>) -> Lock {
