@@ -2,7 +2,8 @@
 // packages/laravel (rediskit/laravel) against Laravel's own Redis code, both
 // through Laravel's APIs in one booted application (Debian's Laravel, Laravel's
 // Redis connections on phpredis as apps run them): Cache::lock() cycles and
-// handoffs (rediskit store vs Laravel's redis store), the throttle middleware
+// handoffs, cache hits through remember(), get() and many() (rediskit store vs
+// Laravel's redis store), the throttle middleware
 // (RedisKit\Laravel\ThrottleRequests vs ThrottleRequestsWithRedis and the
 // cache-backed ThrottleRequests), and queue push / pop (connector rediskit vs
 // Laravel's RedisQueue).
@@ -37,6 +38,32 @@ for ($i = 0; $i < 5; $i++) {
     $best['lv'] = max($best['lv'], bench_ops($cycle('redis'), 0.3));
 }
 bench_row("$lv Cache::lock() cycle (lock + get + release): store rediskit vs store redis (PhpRedisLock)", $best['rk'], $best['lv']);
+
+// ---- cache: a hit through Cache::remember(), and a get() of a stored value
+$data = ['id' => 1001, 'name' => 'Ann', 'tags' => ['a', 'b', 'c'], 'score' => 12.5];
+$never = fn() => throw new RuntimeException('the value is cached: no compute');
+foreach (['rediskit', 'redis'] as $store) {
+    Cache::store($store)->put('bench-hit', $data, 3600);
+}
+$best = ['rk' => 0, 'lv' => 0, 'rkg' => 0, 'lvg' => 0];
+for ($i = 0; $i < 5; $i++) {
+    $best['rk'] = max($best['rk'], bench_ops(fn() => Cache::store('rediskit')->remember('bench-hit', 3600, $never), 0.3));
+    $best['lv'] = max($best['lv'], bench_ops(fn() => Cache::store('redis')->remember('bench-hit', 3600, $never), 0.3));
+    $best['rkg'] = max($best['rkg'], bench_ops(fn() => Cache::store('rediskit')->get('bench-hit'), 0.3));
+    $best['lvg'] = max($best['lvg'], bench_ops(fn() => Cache::store('redis')->get('bench-hit'), 0.3));
+}
+bench_row("$lv Cache::remember() hit: store rediskit (single-flight) vs store redis (phpredis)", $best['rk'], $best['lv']);
+bench_row("$lv Cache::get() hit: store rediskit vs store redis (phpredis)", $best['rkg'], $best['lvg']);
+$keys = array_map(fn($i) => "bench-many-$i", range(1, 100));
+foreach (['rediskit', 'redis'] as $store) {
+    Cache::store($store)->putMany(array_fill_keys($keys, $data), 3600);
+}
+$best = ['rk' => 0, 'lv' => 0];
+for ($i = 0; $i < 5; $i++) {
+    $best['rk'] = max($best['rk'], bench_ops(fn() => Cache::store('rediskit')->many($keys), 0.3));
+    $best['lv'] = max($best['lv'], bench_ops(fn() => Cache::store('redis')->many($keys), 0.3));
+}
+bench_row("$lv Cache::many() of 100 hits: store rediskit vs store redis (phpredis)", $best['rk'], $best['lv']);
 
 /** ms from release() to the waiter's block() returning, $n rounds, one waiter process */
 function handoff(string $store, int $n): array

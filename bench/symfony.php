@@ -4,7 +4,8 @@
 // Redis classes on phpredis as apps run them): LockFactory cycles, blocking
 // handoffs and their Redis cost (RedisKitStore vs symfony/lock's RedisStore),
 // rate limiter consumes (RedisKitLimiterFactory vs RateLimiterFactory's
-// sliding window on a Redis cache pool with its lock), and Messenger send / get
+// sliding window on a Redis cache pool with its lock), cache hits through the
+// cache contract (RedisKitCache vs symfony/cache's RedisAdapter), and Messenger send / get
 // + ack and delayed-message lateness (rediskit:// vs symfony/redis-messenger).
 require __DIR__ . '/_common.inc';
 require __DIR__ . '/peers.inc';
@@ -20,12 +21,32 @@ use Symfony\Component\Messenger\Envelope;
 use Symfony\Component\Messenger\Stamp\DelayStamp;
 use Symfony\Component\Messenger\Transport\Serialization\PhpSerializer;
 
+require_once 'Symfony/Component/Cache/autoload.php';
+
 $url = bench_url();
 $ns = rk_ns();
 $sv = 'Symfony ' . sf_version();
 $ctl = bench_phpredis();
 $rkFactory = fn() => new LockFactory(new RedisKitStore($url, ['prefix' => $ns]));
 $sfFactory = fn() => new LockFactory(new Symfony\Component\Lock\Store\RedisStore(bench_phpredis()));
+
+// ---- cache: a hit through the cache contract's get($key, $callback), both
+// pools with the default marshalling (PHP serialize)
+$data = ['id' => 1001, 'name' => 'Ann', 'tags' => ['a', 'b', 'c'], 'score' => 12.5];
+$never = fn() => throw new RuntimeException('the value is cached: no compute');
+$rkPool = new RedisKit\Symfony\Cache\RedisKitCache('pool', $url, ['prefix' => $ns]);
+$sfPool = new Symfony\Component\Cache\Adapter\RedisAdapter(bench_phpredis(), 'sfpool' . md5($ns));   // (':' is reserved there)
+foreach ([$rkPool, $sfPool] as $pool) {
+    $pool->get('hit', fn() => $data);
+}
+$best = ['rk' => 0, 'sf' => 0];
+for ($i = 0; $i < 5; $i++) {
+    $best['rk'] = max($best['rk'], bench_ops(fn() => $rkPool->get('hit', $never), 0.3));
+    $best['sf'] = max($best['sf'], bench_ops(fn() => $sfPool->get('hit', $never), 0.3));
+}
+bench_row("$sv cache get(\$key, \$callback) hit: RedisKitCache vs RedisAdapter (phpredis)", $best['rk'], $best['sf']);
+$rkPool->clear();
+$sfPool->clear();
 
 // ---- locks: a cycle through LockFactory (createLock + acquire + release),
 // with Symfony's default TTL (300 s) on both sides

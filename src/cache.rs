@@ -174,13 +174,18 @@ pub fn now_ms() -> u64 {
 }
 
 /// `<digits>:` at the start of `b`: the number and what follows the colon.
+/// One pass (it runs twice per value read): at most 19 digits, which always
+/// fit a u64.
 fn number(b: &[u8]) -> Option<(u64, &[u8])> {
-    let end = b.iter().position(|&c| c == b':')?;
-    if end == 0 || end > 19 || !b[..end].iter().all(u8::is_ascii_digit) {
-        return None;
+    let mut n: u64 = 0;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' if i < 19 => n = n * 10 + u64::from(c - b'0'),
+            b':' if i > 0 => return Some((n, &b[i + 1..])),
+            _ => return None,
+        }
     }
-    let n = std::str::from_utf8(&b[..end]).ok()?.parse().ok()?;
-    Some((n, &b[end + 1..]))
+    None
 }
 
 /// How `remember()` behaves: the instance's options, or a call's.
@@ -674,19 +679,36 @@ impl Cache {
 
     /// Many values, in the order of `keys` (`MGET`: one round trip per 1000
     /// keys, and per hash slot on a Redis Cluster).
-    pub fn get_many(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Entry>>> {
-        let full: Vec<Vec<u8>> = keys.iter().map(|k| self.key(k)).collect::<Result<_>>()?;
+    pub fn get_many<K: AsRef<[u8]>>(&self, keys: &[K]) -> Result<Vec<Option<Entry>>> {
+        if keys.iter().any(|k| k.as_ref().is_empty()) {
+            return Err(Error::invalid("RedisCache: a key must not be empty"));
+        }
+        // the keys are written into MGET as prefix + key, never built
+        // (except on a cluster, for their slots)
+        let groups = if self.is_cluster() {
+            let full: Vec<Vec<u8>> = keys
+                .iter()
+                .map(|k| self.key(k.as_ref()))
+                .collect::<Result<_>>()?;
+            self.groups(&full)
+        } else {
+            (0..keys.len())
+                .collect::<Vec<_>>()
+                .chunks(SLICE)
+                .map(<[usize]>::to_vec)
+                .collect()
+        };
         let mut out: Vec<Option<Entry>> = Vec::with_capacity(keys.len());
-        for group in self.groups(&full) {
+        out.resize(keys.len(), None);
+        for group in groups {
             let mut a = Args::cmd("MGET");
             for &i in &group {
-                a.push(&full[i]);
+                a.push_joined(&self.base, keys[i].as_ref());
             }
             let replies = match conn::command(&self.dsn, &a, true)? {
                 Value::Array(v) if v.len() == group.len() => v,
                 v => return Err(Error::unexpected("MGET", &v)),
             };
-            out.resize(keys.len(), None);
             for (&i, v) in group.iter().zip(replies) {
                 out[i] = match v {
                     Value::BulkString(b) => self.decode(b),
@@ -694,7 +716,6 @@ impl Cache {
                 };
             }
         }
-        out.resize(keys.len(), None);
         // values kept for their stale window only are misses here
         let now = now_ms();
         for e in out.iter_mut() {
@@ -708,14 +729,17 @@ impl Cache {
         Ok(out)
     }
 
+    fn is_cluster(&self) -> bool {
+        self.dsn
+            .topology
+            .as_deref()
+            .is_some_and(|t| matches!(t, conn::Topology::Cluster { .. }))
+    }
+
     /// Indexes of `keys` in batches of `SLICE`, one batch per hash slot on a cluster.
     fn groups(&self, keys: &[Vec<u8>]) -> Vec<Vec<usize>> {
         let mut groups: Vec<(u16, Vec<usize>)> = Vec::new();
-        let cluster = self
-            .dsn
-            .topology
-            .as_deref()
-            .is_some_and(|t| matches!(t, conn::Topology::Cluster { .. }));
+        let cluster = self.is_cluster();
         for (i, k) in keys.iter().enumerate() {
             let slot = if cluster { conn::slot::key_slot(k) } else { 0 };
             match groups

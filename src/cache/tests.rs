@@ -63,9 +63,23 @@ fn entries_round_trip_and_foreign_values_are_told_apart() {
         b"rk1:p::1:",
         b"rk1:p:1:x:",
         b"rk1:p:1:1",
+        b"rk1:p:-1:1:",
+        b"rk1:p:1:18446744073709551616:",
+        b"rk1:p:1:99999999999999999999:",
     ] {
         assert_eq!(Entry::decode(bad.to_vec(), false), None, "{bad:?}");
     }
+    // the widest header number (19 digits) and the largest one it can hold
+    let wide = Entry::decode(b"rk1:j:0:9999999999999999999:[]".to_vec(), false).unwrap();
+    assert_eq!(
+        (wide.expires_ms, wide.payload),
+        (9_999_999_999_999_999_999, b"[]".to_vec())
+    );
+    assert_eq!(
+        Entry::decode(Entry::encode(Format::Json, b"1", u64::MAX / 2, 7), false)
+            .map(|e| (e.delta_ms, e.expires_ms)),
+        Some((u64::MAX / 2, 7))
+    );
     let empty = Entry::decode(Entry::encode(Format::Null, b"", 0, 0), false).unwrap();
     assert_eq!((empty.format, empty.payload.len()), (Format::Null, 0));
 }

@@ -65,6 +65,18 @@ impl Args {
         self
     }
 
+    /// One argument of two pieces (a prefix and a key), written without
+    /// building it first.
+    pub fn push_joined(&mut self, a: &[u8], b: &[u8]) -> &mut Self {
+        self.buf.reserve(a.len() + b.len() + 16);
+        write_header(&mut self.buf, b'$', (a.len() + b.len()) as u64);
+        self.buf.extend_from_slice(a);
+        self.buf.extend_from_slice(b);
+        self.buf.extend_from_slice(b"\r\n");
+        self.n += 1;
+        self
+    }
+
     pub fn int(&mut self, v: i64) -> &mut Self {
         write_bulk_int(&mut self.buf, v);
         self.n += 1;

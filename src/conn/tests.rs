@@ -440,3 +440,15 @@ fn transactions_apply_whole_or_not_at_all() {
     assert_eq!(card, Value::Int(6));
     command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
 }
+
+#[test]
+fn a_joined_argument_is_the_concatenation() {
+    let mut joined = Args::cmd("MGET");
+    joined
+        .push_joined(b"pre:", b"key")
+        .push_joined(b"", b"")
+        .push_joined(b"a\r\n", b"\0b");
+    let mut whole = Args::cmd("MGET");
+    whole.push(b"pre:key").push(b"").push(b"a\r\n\0b");
+    assert_eq!(joined.packed(), whole.packed());
+}

@@ -9,9 +9,11 @@ use crate::cache::{Cache, Computed, Entry, Format, Got, Stored};
 use crate::conn::{shown, Error};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function};
 use ext_php_rs::flags::ClassFlags;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendCallable, ZendHashTable, Zval};
+use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::zend::ExecutorGlobals;
 
 /// Cache-aside without stampedes: `remember()` runs `$compute` in one caller
 /// at a time across processes and servers, while the others wait for its
@@ -46,26 +48,75 @@ pub struct RedisCache {
 /// The serializers this PHP can use.
 fn serializers() -> Vec<Format> {
     let mut s = vec![Format::Php, Format::Json, Format::Raw];
-    if ZendCallable::try_from_name("igbinary_serialize").is_ok() {
+    if PhpFn::find("igbinary_serialize").is_ok() {
         s.push(Format::Igbinary);
     }
     s
 }
 
-fn call(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> PhpResult<Zval> {
-    let f = ZendCallable::try_from_name(name).map_err(|_| {
-        throw(Error::Redis(format!(
-            "RedisCache: {name}() is not available"
-        )))
-    })?;
-    f.try_call(args).map_err(PhpException::from)
+/// A PHP function (serialize, unserialize, json_encode, ...) looked up once
+/// and called directly: no callable resolution per call, as ZendCallable
+/// does twice (a getMany() of 100 values calls it 100 times).
+#[derive(Clone, Copy)]
+struct PhpFn(*mut zend_function);
+
+impl PhpFn {
+    fn find(name: &str) -> PhpResult<PhpFn> {
+        // SAFETY: a lookup in the engine's function table, by a name of ours
+        let f = unsafe { zend_fetch_function_str(name.as_ptr().cast(), name.len()) };
+        if f.is_null() {
+            return Err(throw(Error::Redis(format!(
+                "RedisCache: {name}() is not available"
+            ))));
+        }
+        Ok(PhpFn(f))
+    }
+
+    /// The call; Err when it threw (the exception stays pending, and is
+    /// what the caller of our method gets).
+    fn call(self, args: &mut [Zval]) -> PhpResult<Zval> {
+        let mut ret = Zval::new();
+        // SAFETY: a live internal function of the function table, with
+        // initialized zvals that the engine copies into its call frame
+        unsafe {
+            zend_call_known_function(
+                self.0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut ret,
+                args.len() as u32,
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        if ExecutorGlobals::has_exception() {
+            return Err(PhpException::from_message("an exception is pending".into()));
+        }
+        Ok(ret)
+    }
+}
+
+fn long(i: i64) -> Zval {
+    let mut z = Zval::new();
+    z.set_long(i);
+    z
+}
+
+fn boolean(b: bool) -> Zval {
+    let mut z = Zval::new();
+    z.set_bool(b);
+    z
+}
+
+fn call<const N: usize>(name: &str, mut args: [Zval; N]) -> PhpResult<Zval> {
+    PhpFn::find(name)?.call(&mut args)
 }
 
 /// `serialize($value)`; a value PHP refuses to serialize (a Closure, an
 /// anonymous class) is a \ValueError naming the key, with PHP's reason.
 fn serialized(key: &[u8], name: &str, value: &Zval) -> PhpResult<Zval> {
-    call(name, vec![value]).map_err(
-        |e| match ext_php_rs::zend::ExecutorGlobals::take_exception() {
+    call(name, [value.shallow_clone()]).map_err(|e| {
+        match ext_php_rs::zend::ExecutorGlobals::take_exception() {
             Some(ex) => {
                 let why = ex
                     .try_call_method("getMessage", vec![])
@@ -78,8 +129,8 @@ fn serialized(key: &[u8], name: &str, value: &Zval) -> PhpResult<Zval> {
                 ))
             }
             None => e,
-        },
-    )
+        }
+    })
 }
 
 /// JSON_PRESERVE_ZERO_FRACTION | JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES
@@ -107,9 +158,9 @@ impl RedisCache {
             Format::Php => bytes(serialized(key, "serialize", value)?)?,
             Format::Igbinary => bytes(serialized(key, "igbinary_serialize", value)?)?,
             Format::Json => {
-                let r = call("json_encode", vec![value, &JSON_FLAGS])?;
+                let r = call("json_encode", [value.shallow_clone(), long(JSON_FLAGS)])?;
                 if r.is_false() {
-                    let why = call("json_last_error_msg", vec![])?;
+                    let why = call("json_last_error_msg", [])?;
                     return Err(value_error(format!(
                         "RedisCache: the value for '{}' cannot be encoded as JSON: {}",
                         shown(key),
@@ -129,9 +180,9 @@ impl RedisCache {
         match e.format {
             Format::Null => Ok(Zval::null()),
             Format::Raw => Ok(payload),
-            Format::Php => call("unserialize", vec![&payload]),
-            Format::Igbinary => call("igbinary_unserialize", vec![&payload]),
-            Format::Json => call("json_decode", vec![&payload, &true]),
+            Format::Php => call("unserialize", [payload]),
+            Format::Igbinary => call("igbinary_unserialize", [payload]),
+            Format::Json => call("json_decode", [payload, boolean(true)]),
         }
     }
 }
@@ -349,10 +400,12 @@ impl RedisCache {
     /// @param array $keys A list of keys.
     /// @return array key => value, null for a miss, in the order of $keys.
     pub fn get_many(&self, keys: &ZendHashTable) -> PhpResult<ZBox<ZendHashTable>> {
-        let mut list = Vec::with_capacity(keys.len());
+        // the keys as PHP holds them (an int key is written out)
+        let mut list: Vec<std::borrow::Cow<[u8]>> = Vec::with_capacity(keys.len());
         for (k, v) in array_entries(keys) {
-            match super::bytes_of(v) {
-                Some(b) => list.push(b),
+            match v.zend_str() {
+                Some(s) => list.push(s.as_bytes().into()),
+                None if v.is_long() => list.push(super::bytes_of(v).unwrap_or_default().into()),
                 None => {
                     return Err(type_error(format!(
                         "RedisCache::getMany(): key {} must be a string, got {}",
