@@ -12,6 +12,7 @@ require __DIR__ . '/baseline/leaderboard.php';
 require __DIR__ . '/baseline/lock.php';
 require __DIR__ . '/baseline/queue.php';
 require __DIR__ . '/baseline/rate.php';
+require __DIR__ . '/baseline/cache.php';
 require __DIR__ . '/peers.inc';
 
 const WARM = 200;
@@ -79,7 +80,25 @@ $rows = [
             return function () use ($q) { $q->push('{"job":"mail","to":42}', 60.0); }; },
         function () use ($ns) { $r = bench_phpredis(); $r->setOption(Redis::OPT_PREFIX, $ns); $q = new DelayQueue($r);
             return function () use ($q) { $q->push('{"job":"mail","to":42}', 60); }; }],
+    'remember-hit' => ['`RedisCache::remember()` hit', 'seed `getCache()` (phpredis `get` + `json_decode`)',
+        function () use ($url, $ns) { $c = new RedisKit\RedisCache('c', $url, ['prefix' => $ns]); $c->set('user', cpu_cached_value(), 3600);
+            return function () use ($c) { $c->remember('user', 3600, fn() => null); }; },
+        function () use ($ns) { $r = bench_phpredis(); $r->set($ns . 'seed-user', json_encode(cpu_cached_value()));
+            return function () use ($r, $ns) { seed_getCache($r, $ns . 'seed-user', fn() => null); }; }],
+    'getmany-100' => ['`RedisCache::getMany()` of 100', 'phpredis `mget` of 100 + `unserialize` each',
+        function () use ($url, $ns) { $c = new RedisKit\RedisCache('c', $url, ['prefix' => $ns]); $keys = array_map(fn($i) => "k$i", range(1, 100));
+            $c->setMany(array_fill_keys($keys, cpu_cached_value()), 3600);
+            return function () use ($c, $keys) { $c->getMany($keys); }; },
+        function () use ($ns) { $r = bench_phpredis(); $keys = array_map(fn($i) => $ns . "seed-k$i", range(1, 100));
+            foreach ($keys as $k) $r->set($k, serialize(cpu_cached_value()));
+            return function () use ($r, $keys) { $o = []; foreach ($r->mget($keys) as $v) $o[] = $v === false ? null : unserialize($v); }; }],
 ];
+
+/** A cached row, as an app caches a user record. */
+function cpu_cached_value(): array
+{
+    return ['id' => 1001, 'name' => 'Ann', 'tags' => ['a', 'b', 'c'], 'score' => 12.5];
+}
 
 function seed_board(RedisKit\RedisLeaderboard $lb): void
 {
