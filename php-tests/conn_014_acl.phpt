@@ -125,7 +125,7 @@ board rank (plain)        ok
 lock acquire              RedisKit\Exception: ERR %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
 lock acquire, wait        RedisKit\Exception: ERR %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
 queue push                RedisKit\Exception: ERR %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: ERR %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
 limiter attempt           RedisKit\Exception: ERR %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 data changed by refused calls: 0
 nocache, script cached: no exception

@@ -921,6 +921,9 @@ impl Cache {
 
     /// The script of a miss: the value, the claim, or the claim's holder.
     fn fetch(&self, k: &Keys, token: &str, p: &Policy) -> Result<Fetch> {
+        // it counts this caller as a waiter when another computes: a server
+        // it cannot wait on fails the call before that
+        conn::blocking_ready(&self.dsn, &k.wake())?;
         let mut c = ScriptCall::new(&scripts::CACHE_FETCH);
         c.key(&k.value).key(k.claim()).key(k.waiters());
         c.arg(token).int(p.claim_ms() as i64);

@@ -389,6 +389,11 @@ impl DelayQueue {
         let wait = non_negative_secs("wait", wait)?;
         let deadline = Instant::now() + wait;
         let owner = self.owner();
+        if !wait.is_zero() {
+            // the pop script may put back lapsed claims before this caller
+            // waits: a server it cannot wait on fails the call before that
+            conn::blocking_ready(&self.dsn, self.wake_key())?;
+        }
         loop {
             let (jobs, next_us) = self.pop_once(max, !wait.is_zero(), &owner)?;
             if !jobs.is_empty() || wait.is_zero() {

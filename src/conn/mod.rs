@@ -649,19 +649,9 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
         Slot::Blocking,
         false,
         |w| {
-            if w.client_id.is_none() {
-                match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
-                    Value::Int(id) => w.client_id = Some(id),
-                    // refused (ACL): an answer, not a broken connection;
-                    // nothing was started
-                    Value::ServerError(e) => {
-                        client_id_refused.set(true);
-                        return Ok(Value::ServerError(e));
-                    }
-                    other => {
-                        return Err(Fail::Lost(format!("unexpected CLIENT ID reply {other:?}")))
-                    }
-                }
+            if let Some(refused) = client_id(w, read_timeout)? {
+                client_id_refused.set(true);
+                return Ok(refused);
             }
             w.send(&packed, 1)?;
             if !w.wait_readable(deadline.saturating_duration_since(Instant::now()))? {
@@ -718,6 +708,40 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
         },
         _ => Ok(None),
     }
+}
+
+/// The blocking connection's CLIENT ID (for CLIENT UNBLOCK), asked once per
+/// connection; `Some(reply)` when Redis refused it (ACL: an answer, not a
+/// broken connection, and nothing was started).
+fn client_id(w: &mut Wire, read_timeout: Duration) -> std::result::Result<Option<Value>, Fail> {
+    if w.client_id.is_none() {
+        match w.request(&Args::cmd("CLIENT").push("ID").packed(), read_timeout)? {
+            Value::Int(id) => w.client_id = Some(id),
+            Value::ServerError(e) => return Ok(Some(Value::ServerError(e))),
+            other => return Err(Fail::Lost(format!("unexpected CLIENT ID reply {other:?}"))),
+        }
+    }
+    Ok(None)
+}
+
+/// Makes sure the blocking connection `wait_signal(dsn, key, ...)` will use
+/// is there (connected, its CLIENT ID known): a call that writes and then
+/// may wait calls it first, so that a server it cannot reach for waiting
+/// fails the call before anything is written. No round trip once the
+/// connection exists.
+pub fn blocking_ready(dsn: &Dsn, key: &[u8]) -> Result<()> {
+    let read_timeout = dsn.read_timeout;
+    let reply = dispatch(
+        dsn,
+        || Some(key),
+        Slot::Blocking,
+        false,
+        |w| Ok(client_id(w, read_timeout)?.unwrap_or(Value::Okay)),
+    )?;
+    check_as(reply, || {
+        "command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK".into()
+    })
+    .map(drop)
 }
 
 /// Reply helpers: an integer, a double or a byte string, whatever form Redis
