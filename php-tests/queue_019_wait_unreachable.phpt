@@ -1,5 +1,5 @@
 --TEST--
-DelayQueue::pop() with a wait, when the blocking connection it waits on cannot be opened: it fails with ConnectionException before its script runs, so a lapsed claim is not put back by a call that failed (a pop without a wait puts it back) (the surface fuzzer's 'write by a failed call' on sid); RedisCache::remember() likewise before counting itself as a waiter
+DelayQueue::pop() with a wait, when the blocking connection it waits on cannot be opened: it fails with ConnectionException before its script runs, so a lapsed claim is not put back by a call that failed (a pop without a wait puts it back) (the surface fuzzer's 'write by a failed call' on sid); RedisCache::remember() likewise before counting itself as a waiter; a queue key of the wrong type fails a script that finds a lapsed claim before it writes
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -58,6 +58,23 @@ var_dump($state() === $before);                // nothing put back, nothing writ
 // claim back (due in 30 s) and returns nothing
 var_dump($q2->pop(1), $state() === $before);
 
+// a key of the queue holding another type (another object's key under this
+// name): the script that finds a lapsed claim fails before putting it back
+// (the surface fuzzer on sid: dead() deleted the claim, created the attempts,
+// then hit WRONGTYPE)
+$q = new RedisKit\DelayQueue('t', $url, ['prefix' => $ns, 'visibility_timeout' => 0.05]);
+$q->push('job', 0);
+var_dump(count($q->pop(1)));
+usleep(100000);                                // the claim has lapsed
+$raw->set("{{$ns}t}:dead", 'not a sorted set');
+$before = $state();
+foreach (['dead' => fn() => $q->dead(1), 'pop' => fn() => $q->pop(1), 'counts' => fn() => $q->counts()] as $name => $call) {
+    $e = rk_catch($call);
+    echo $name, ': ', $e ? get_class($e) . ': ' . (str_contains($e->getMessage(), 'WRONGTYPE') ? 'WRONGTYPE' : $e->getMessage()) : 'no exception', "\n";
+}
+var_dump($state() === $before);
+$raw->del("{{$ns}t}:dead");
+var_dump(count($q->dead(1)), $state() === $before);   // now it puts the claim back
 ?>
 --EXPECT--
 NULL
@@ -69,4 +86,11 @@ RedisKit\ConnectionException: cannot connect
 bool(true)
 array(0) {
 }
+bool(false)
+int(1)
+dead: RedisKit\Exception: WRONGTYPE
+pop: RedisKit\Exception: WRONGTYPE
+counts: RedisKit\Exception: WRONGTYPE
+bool(true)
+int(0)
 bool(false)

@@ -133,6 +133,15 @@ local function put_back_lapsed()
   local expired = redis.call('ZRANGE', FLIGHT, '-inf', fmt(NOW_MS), 'BYSCORE', 'LIMIT', 0, LAPSED_LIMIT, 'WITHSCORES')
   local n = #expired / 2
   if n == 0 then return 0, 0 end
+  -- a key of the wrong type (another object's, under this name) fails the
+  -- script before its first write, not half-way
+  local want = { PAYLOAD, 'hash', ATTEMPTS, 'hash', SCHED, 'zset', DEAD, 'zset', CLAIM, 'hash' }
+  for i = 1, #want, 2 do
+    local ty = redis.call('TYPE', want[i]).ok
+    if ty ~= 'none' and ty ~= want[i + 1] then
+      error({ err = 'WRONGTYPE Operation against a key holding the wrong kind of value' })
+    end
+  end
   local members = {}
   for i = 1, n do members[i] = expired[2 * i - 1] end
   redis.call('ZREM', FLIGHT, unpack(members))
