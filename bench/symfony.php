@@ -45,7 +45,7 @@ for ($i = 0; $i < 5; $i++) {
     $best['sf'] = max($best['sf'], bench_ops(fn() => $sfPool->get('hit', $never), 0.3));
 }
 bench_row("$sv cache get(\$key, \$callback) hit: RedisKitCache vs RedisAdapter (phpredis)", $best['rk'], $best['sf']);
-$rkPool->clear();
+$rkPool->delete('hit');
 $sfPool->clear();
 
 // ---- locks: a cycle through LockFactory (createLock + acquire + release),
