@@ -513,6 +513,12 @@ pub fn pipeline(dsn: &Dsn, cmds: &[Args], retry_safe: bool) -> Result<Vec<Value>
 /// that refusal is what this returns, so the caller's error names the cause
 /// and a cluster redirect is followed. Otherwise EXEC's own reply: the array
 /// of the commands' replies, or its error (EXECABORT, OOM at EXEC time).
+///
+/// A `MULTI` that Redis refuses (an ACL user without it) would leave the
+/// commands behind it to run one by one, outside any transaction. So the
+/// first transaction of a connection sends `MULTI` alone and sends the
+/// commands only once it was accepted (one more round trip per connection);
+/// a refusal is returned with nothing written.
 fn transact(
     w: &mut Wire,
     cmds: &[u8],
@@ -522,10 +528,20 @@ fn transact(
     const MULTI: &[u8] = b"*1\r\n$5\r\nMULTI\r\n";
     const EXEC: &[u8] = b"*1\r\n$4\r\nEXEC\r\n";
     let mut packed = Vec::with_capacity(cmds.len() + MULTI.len() + EXEC.len());
-    packed.extend_from_slice(MULTI);
+    let mut expected = n + 1;
+    if w.multi_allowed {
+        packed.extend_from_slice(MULTI);
+        expected += 1;
+    } else {
+        let first = w.pipeline(MULTI, 1, timeout)?;
+        if let Some(refused @ Value::ServerError(_)) = first.into_iter().next() {
+            return Ok(refused);
+        }
+        w.multi_allowed = true;
+    }
     packed.extend_from_slice(cmds);
     packed.extend_from_slice(EXEC);
-    let mut replies = w.pipeline(&packed, n + 2, timeout)?;
+    let mut replies = w.pipeline(&packed, expected, timeout)?;
     let exec = replies.pop().unwrap_or(Value::Nil);
     if let Some(refused) = replies
         .into_iter()

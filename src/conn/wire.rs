@@ -142,6 +142,9 @@ pub struct Wire {
     pub(crate) generation: u64,
     /// `CLIENT ID`, fetched the first time a blocking wait needs it.
     pub(crate) client_id: Option<i64>,
+    /// This connection's user may run `MULTI`: learnt from the first
+    /// transaction's own `MULTI` reply (see `conn::transact`).
+    pub(crate) multi_allowed: bool,
 }
 
 impl Drop for Wire {
@@ -206,6 +209,7 @@ impl Wire {
             broken: false,
             generation: stats::fork_generation(),
             client_id: None,
+            multi_allowed: false,
         };
         stats::connection_opened();
 
