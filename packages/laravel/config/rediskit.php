@@ -30,4 +30,11 @@ return [
         'on_error' => env('REDISKIT_LIMITER_ON_ERROR', 'throw'),
         'local_block' => (bool) env('REDISKIT_LIMITER_LOCAL_BLOCK', false),
     ],
+
+    // true: the `throttle` route middleware is RedisKit\Laravel\ThrottleRequests
+    // (every Limit of a request in one atomic check, plus the IETF RateLimit
+    // headers), in place of the class the HTTP kernel names (Laravel's
+    // ThrottleRequests or ThrottleRequestsWithRedis, or your own); false: the
+    // kernel's stays (the RateLimiter facade is rediskit's either way)
+    'throttle_alias' => (bool) env('REDISKIT_THROTTLE_ALIAS', true),
 ];

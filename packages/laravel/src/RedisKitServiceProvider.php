@@ -5,14 +5,18 @@ namespace RedisKit\Laravel;
 use Illuminate\Cache\CacheManager;
 use Illuminate\Cache\RateLimiter as LaravelRateLimiter;
 use Illuminate\Contracts\Events\Dispatcher;
+use Illuminate\Contracts\Http\Kernel as HttpKernel;
+use Illuminate\Foundation\Http\Kernel as HttpFoundationKernel;
 use Illuminate\Queue\QueueManager;
 use Illuminate\Support\ServiceProvider;
 
 /**
  * Registers the `rediskit` cache store driver, the `rediskit` queue
- * connector and RedisKit\Laravel\RateLimiter in place of Laravel's. Auto-
- * discovered (composer.json extra.laravel.providers). Booting sends nothing
- * to Redis.
+ * connector, RedisKit\Laravel\RateLimiter in place of Laravel's and (unless
+ * config rediskit.throttle_alias is false) RedisKit\Laravel\ThrottleRequests
+ * as the `throttle` route middleware, in place of the one the application's
+ * HTTP kernel names. Auto-discovered (composer.json extra.laravel.providers).
+ * Booting sends nothing to Redis.
  */
 class RedisKitServiceProvider extends ServiceProvider
 {
@@ -53,6 +57,44 @@ class RedisKitServiceProvider extends ServiceProvider
     {
         if (method_exists($this->app, 'configPath')) {
             $this->publishes([__DIR__ . '/../config/rediskit.php' => $this->app->configPath('rediskit.php')], 'rediskit-config');
+        }
+
+        if ($this->app['config']->get('rediskit.throttle_alias', true)) {
+            // The HTTP kernel copies its aliases (Laravel's `throttle` among
+            // them) to the router when it is made: before the providers boot
+            // when it serves a request, after them in a feature test. So the
+            // router gets ours now (or when it is made), and a kernel made
+            // later gets ours over its own.
+            $this->callAfterResolving('router', fn ($router) => $router->aliasMiddleware('throttle', ThrottleRequests::class));
+            if ($this->app->resolved(HttpKernel::class)) {
+                $this->aliasThrottle($this->app->make(HttpKernel::class));
+            }
+            $this->app->afterResolving(HttpKernel::class, fn ($kernel) => $this->aliasThrottle($kernel));
+        }
+    }
+
+    /**
+     * `throttle` => ThrottleRequests in the kernel's own aliases too, since
+     * the kernel copies them to the router again whenever middleware is added
+     * to a group or the priority changes (a package's boot() may do that).
+     */
+    private function aliasThrottle($kernel): void
+    {
+        if (method_exists($kernel, 'getMiddlewareAliases') && method_exists($kernel, 'setMiddlewareAliases')) {
+            // Laravel 11+
+            $kernel->setMiddlewareAliases(array_replace($kernel->getMiddlewareAliases(), ['throttle' => ThrottleRequests::class]));
+
+            return;
+        }
+        if ($kernel instanceof HttpFoundationKernel) {
+            // Laravel 8 and 10 have no setter: the arrays the kernel syncs from
+            // ($middlewareAliases, which wins over $routeMiddleware, on 10)
+            \Closure::bind(function () {
+                $this->{property_exists($this, 'middlewareAliases') ? 'middlewareAliases' : 'routeMiddleware'}['throttle'] = ThrottleRequests::class;
+            }, $kernel, HttpFoundationKernel::class)();
+        }
+        if ($this->app->resolved('router')) {
+            $this->app['router']->aliasMiddleware('throttle', ThrottleRequests::class);
         }
     }
 }

@@ -31,7 +31,7 @@ class ApiJob implements ShouldQueue
 }
 
 $app = rkq_app([
-    'queue.connections.nowait' => ['driver' => 'rediskit', 'queue' => 'nowait', 'retry_after' => 0.5],
+    'queue.connections.nowait' => ['driver' => 'rediskit', 'queue' => 'nowait', 'retry_after' => 0.5, 'block_for' => 0],
     'queue.connections.own' => ['driver' => 'rediskit', 'queue' => 'jobs', 'rediskit' => ['prefix' => rk_ns() . 'own:']],
     'queue.connections.bad' => ['driver' => 'rediskit', 'rediskit' => 'redis://x'],
 ]);
@@ -134,12 +134,12 @@ var_dump($e->getQueue(), $q->delayQueue('emails') === $q->delayQueue('emails'), 
 $e->delete();
 var_dump($q->clear('emails'), $q->size('emails'));
 
-echo "-- pop() blocks up to block_for (1 s here) and wakes for a push; block_for unset: no wait\n";
+echo "-- pop() blocks up to block_for (1 s here) and wakes for a push; block_for 0: no wait\n";
 $n = $app['queue']->connection('nowait');
 $t = hrtime(true);
 var_dump($n->pop());
 $waited = (hrtime(true) - $t) / 1e9;
-rk_assert($waited < 0.5, "pop() without block_for waited $waited s");
+rk_assert($waited < 0.5, "pop() with block_for 0 waited $waited s");
 $t = hrtime(true);
 var_dump($q->pop('empty'));
 $waited = (hrtime(true) - $t) / 1e9;
@@ -305,7 +305,7 @@ bool(true)
 bool(true)
 int(1)
 int(0)
--- pop() blocks up to block_for (1 s here) and wakes for a push; block_for unset: no wait
+-- pop() blocks up to block_for (1 s here) and wakes for a push; block_for 0: no wait
 NULL
 NULL
 string(6) "ApiJob"
