@@ -29,7 +29,7 @@ command -v iptables >/dev/null || need+=(iptables)       # packet loss and parti
 for p in php-mbstring php-intl php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter \
   php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher \
   php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer \
-  php-psr-simple-cache php-psr-cache php-symfony-cache-contracts; do
+  php-psr-simple-cache php-psr-cache php-symfony-cache-contracts php-symfony-yaml; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 

@@ -19,12 +19,15 @@ use Symfony\Component\DependencyInjection\Reference;
  *     rediskit:
  *         connection: '%env(REDISKIT_CONNECTION)%'
  *         prefix: 'app:'
- *         lock: { enabled: true, ttl: 300, watchdog: false }    # rediskit.lock.factory, aliased as lock.factory
+ *         lock: { ttl: 300, watchdog: false }    # on by default: rediskit.lock.factory, aliased as lock.factory
  *         rate_limiter:
  *             api: { policy: sliding_window, limit: 100, interval: '1 minute' }   # rediskit.limiter.api
  *         login_throttling: { global: login_ip, local: login_user }          # rediskit.login_rate_limiter
  *
- * Services: `rediskit.lock.store`, `rediskit.lock.factory`,
+ * Services: `rediskit.lock.store`, `rediskit.lock.factory` (also
+ * `lock.factory` and the autowired Symfony `LockFactory` unless
+ * `framework.lock` is configured and `rediskit.lock` is not, or
+ * `rediskit.lock.default` says otherwise; see RedisKitBundle),
  * `rediskit.limiter.<name>` (autowired as `RedisKitLimiterFactory
  * $<name>Limiter`), `rediskit.login_rate_limiter`, and
  * `rediskit.messenger.transport_factory` (tagged
@@ -46,12 +49,20 @@ final class RedisKitExtension extends Extension
     {
         $config = $this->processConfiguration(new Configuration(), $configs);
         $connection = $config['connection'];
-        $prefix = (string) $config['prefix'];
+        // null: the extension's ini rediskit.prefix, as for the core classes
+        $prefix = $config['prefix'] === null ? [] : ['prefix' => (string) $config['prefix']];
 
         $lock = $config['lock'];
-        $container->setParameter('rediskit.lock.default', $lock['enabled'] && $lock['default']);
+        // lock.factory: true/false as configured; null (not configured): yes
+        // when the app's config has a rediskit.lock section, otherwise
+        // RedisKitBundle's pass decides (yes unless framework.lock is configured)
+        $default = $lock['default'];
+        if ($default === null && array_filter($configs, static fn($c) => is_array($c) && array_key_exists('lock', $c))) {
+            $default = true;
+        }
+        $container->setParameter('rediskit.lock.default', $lock['enabled'] ? $default : false);
         if ($lock['enabled']) {
-            $options = ['ttl' => $lock['ttl'], 'watchdog' => $lock['watchdog'], 'fair' => $lock['fair'], 'prefix' => $prefix];
+            $options = ['ttl' => $lock['ttl'], 'watchdog' => $lock['watchdog'], 'fair' => $lock['fair']] + $prefix;
             if ($lock['max_wait'] !== null) {
                 $options['max_wait'] = $lock['max_wait'];
             }
@@ -71,7 +82,7 @@ final class RedisKitExtension extends Extension
             $container->register($id, RedisKitLimiterFactory::class)->setArguments([
                 $limiterConfig,
                 $connection,
-                ['prefix' => $prefix, 'on_error' => $limiter['on_error'], 'local_block' => $limiter['local_block']],
+                $prefix + ['on_error' => $limiter['on_error'], 'local_block' => $limiter['local_block']],
             ]);
             $container->registerAliasForArgument($id, RedisKitLimiterFactory::class, $name . '.limiter');
             $container->registerAliasForArgument($id, LimiterFactoryInterface::class, $name . '.limiter');
@@ -96,7 +107,7 @@ final class RedisKitExtension extends Extension
             $container->register('rediskit.cache', RedisKitCache::class)->setArguments([
                 $cache['namespace'],
                 $connection,
-                ['prefix' => $prefix] + (array) $cache['options'],
+                $prefix + (array) $cache['options'],
                 $cache['default_lifetime'],
             ]);
             $container->setAlias(RedisKitCache::class, 'rediskit.cache');
