@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench bench-cpu stubs fuzz install clean valgrind soak
+.PHONY: all deps build demo test test-quick dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak
 
 all: build
 
@@ -55,6 +55,10 @@ valgrind: deps
 soak: build
 	@$(TOOLS)/soak.sh
 
+# the PHP blocks of README.md and docs/ against a throwaway server (also in make test)
+docs: build
+	@$(TOOLS)/doctest.sh
+
 stubs: build
 	@$(TOOLS)/deps.sh --stubs
 	@$(TOOLS)/stubs.sh
@@ -65,13 +69,16 @@ fuzz: build
 	@$(TOOLS)/deps.sh --fuzz
 	@php-tests/fuzz/run.sh all $${FUZZ_SECONDS:-300}
 
-install: build
-	install -m 0755 $(EXT) "$$(php-config --extension-dir)/rediskit.so"
-	@for d in /etc/php/*/mods-available; do \
-	  [ -d "$$d" ] && echo "extension=rediskit.so" > "$$d/rediskit.ini" && echo "wrote $$d/rediskit.ini"; \
-	done; \
-	if command -v phpenmod >/dev/null; then phpenmod rediskit; \
-	else echo "add 'extension=rediskit.so' to your php.ini"; fi
+# for one PHP: the php-config on PATH, or PHP_CONFIG=/usr/bin/php-config8.4
+# (built for that PHP); the ini is written and enabled for that PHP only.
+# DESTDIR=/staging installs below /staging.
+install: deps
+	$(if $(PHP_CONFIG),PHP_CONFIG="$(PHP_CONFIG)" PHP="$$("$(PHP_CONFIG)" --php-binary)") cargo build --release
+	@PHP_CONFIG="$(PHP_CONFIG)" DESTDIR="$(DESTDIR)" $(TOOLS)/install.sh install $(EXT)
+
+# removes what `make install` wrote for that PHP (PHP_CONFIG=, DESTDIR= as there)
+uninstall:
+	@PHP_CONFIG="$(PHP_CONFIG)" DESTDIR="$(DESTDIR)" $(TOOLS)/install.sh uninstall
 
 clean:
 	cargo clean

@@ -10,6 +10,11 @@ ver=$("$PHP" -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
 phpize=$(command -v "phpize$ver" || command -v phpize)
 phpconfig=$(command -v "php-config$ver" || command -v php-config)
 arc=$ROOT/target/rediskit-src.tar
+# composer.json's "php" constraint (what PIE admits) names this PHP: every
+# admits the PHP of this platform of the matrix
+"$PHP" -n -r '$c = json_decode(file_get_contents("composer.json"), true)["require"]["php"];
+  $want = "~" . PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION . ".0";
+  if (!in_array($want, array_map("trim", explode("||", $c)), true)) { fwrite(STDERR, "composer.json admits php $c, not $want (this platform)\n"); exit(1); }' || exit 1
 [ -f "$arc" ] || php-tests/tools/archive.sh
 # a fixed path, so that cargo reuses what it built last time
 src=$TARGET/pie-src
