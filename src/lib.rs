@@ -22,9 +22,14 @@ fn startup(ty: i32, module_number: i32) -> i32 {
     php::startup(ty, module_number)
 }
 
-/// This worker's counters: connections_opened, live_connections, reconnects,
-/// commands, scripts_loaded, noscript_fallbacks, errors, requests,
-/// topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in commands), pid.
+/// This worker's counters (a forked child starts from zero): connections_opened,
+/// live_connections, reconnects, commands, scripts_loaded, noscript_fallbacks,
+/// errors, requests, topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in
+/// commands), the per-primitive counters lock_acquired, lock_contended,
+/// lock_timed_out, lock_lost, queue_pushed, queue_claimed, queue_acked,
+/// queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
+/// limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
+/// cache_early_refreshes, cache_stale_served, and pid.
 /// @return array<string, int>
 #[cfg(not(any(test, fuzzing)))]
 #[php_function]

@@ -42,7 +42,7 @@ namespace RedisKit {
     final class DelayQueue {
         /**
          * @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
-         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
          * @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
          * @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
          */
@@ -94,8 +94,9 @@ namespace RedisKit {
          *
          * With $wait > 0 it blocks (without polling) until at least one job is
          * claimed or $wait seconds have passed, waking when the next job falls
-         * due or a job due earlier is pushed. PHP signal handlers run only after
-         * pop() returns: keep $wait short in workers that handle signals.
+         * due or a job due earlier is pushed. A signal PHP has a handler for
+         * (pcntl_async_signals) ends the wait early: pop() returns what it
+         * claimed (possibly nothing) and the handler runs.
          * @param int $max 1 ..= 1000.
          * @param float $wait Seconds, >= 0.
          * @return list<array{id: string, payload: string, attempts: int, due_at: float}> [] if none.
@@ -235,7 +236,7 @@ namespace RedisKit {
          * @param string $name The limiter's name (part of its Redis keys; no '{' or '}').
          * @param int $limit Units allowed per window (>= 1).
          * @param float $window Seconds (> 0, microsecond precision).
-         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
          * @param array $options See the class description.
          * @throws \ValueError on a bad limit, window, DSN, unknown option or bad option value.
          */
@@ -367,7 +368,7 @@ namespace RedisKit {
     final class RedisCache {
         /**
          * @param string $namespace Keys are prefix . namespace . ':' . key.
-         * @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a cluster/sentinel array.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
          * @param array $options See the class description.
          * @throws \ValueError on an empty namespace, a bad DSN, an unknown option or a bad option value.
          */
@@ -432,7 +433,7 @@ namespace RedisKit {
          * cached for $ttl. Single-flight across processes: on a miss one caller
          * computes, the others wait (woken by its write, up to lock_timeout) and
          * return its value; a compute that throws wakes them, and the next caller
-         * computes. A hit is one round trip, a computed miss two.
+         * computes. A hit is one round trip, a computed miss three.
          * @param string $key
          * @param float $ttl Seconds (>= 0, 0: no expiry). Jittered.
          * @param callable $compute Called without arguments; null is cached for null_ttl.
@@ -491,13 +492,14 @@ namespace RedisKit {
      * ('lexical' Redis's order | 'earliest' first to reach a score ranks higher),
      * `prefix` (string, default ini rediskit.prefix), `ttl` (seconds: the board
      * expires that long after its last write), `periods` (list of 'daily',
-     * 'weekly', 'monthly': boards kept per UTC period), `retention` (past periods
-     * kept, default 2).
+     * 'weekly', 'monthly': boards kept per calendar period), `retention` (past
+     * periods kept, default 2), `utc_offset` (the periods' calendar: seconds east
+     * of UTC or '+08:00', within ±14:00; default 0, UTC).
      */
     final class RedisLeaderboard {
         /**
          * @param string $name Board name; the Redis key is prefix . name.
-         * @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
          * @param array $options See the class description.
          * @throws \ValueError on a bad DSN, an unknown option or a bad option value.
          */
@@ -571,7 +573,7 @@ namespace RedisKit {
 
         /**
          * The board of one period ('daily', 'weekly', 'monthly'): the current one
-         * by the Redis server's clock (UTC), or the one named by $id
+         * by the Redis server's clock (in the utc_offset calendar), or the one named by $id
          * ('2026-11-29', '2026-W48', '2026-11').
          * @throws \ValueError for a period this board does not keep or a malformed id.
          *
@@ -667,7 +669,7 @@ namespace RedisKit {
     final class RedisLock {
         /**
          * @param string $resource What the lock protects; the Redis key is prefix . resource.
-         * @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a list of >= 3 DSNs (Redlock).
+         * @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]), or a list of >= 3 DSNs of independent masters (Redlock).
          * @param array $options See the class description.
          * @throws \ValueError on an empty resource, a bad DSN, a Redlock list with fewer than 3 entries,
          *   an unknown option or a bad option value (e.g. ttl <= 0).
@@ -777,9 +779,14 @@ namespace RedisKit {
     }
 
     /**
-     * This worker's counters: connections_opened, live_connections, reconnects,
-     * commands, scripts_loaded, noscript_fallbacks, errors, requests,
-     * topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in commands), pid.
+     * This worker's counters (a forked child starts from zero): connections_opened,
+     * live_connections, reconnects, commands, scripts_loaded, noscript_fallbacks,
+     * errors, requests, topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in
+     * commands), the per-primitive counters lock_acquired, lock_contended,
+     * lock_timed_out, lock_lost, queue_pushed, queue_claimed, queue_acked,
+     * queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
+     * limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
+     * cache_early_refreshes, cache_stale_served, and pid.
      * @return array<string, int>
      */
     function stats(): array {}

@@ -8,7 +8,7 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs laravel symfony psr fpm pie dist fault fuzz" picks stages. The fault stage (network faults
+# stubs laravel symfony psr docs install fpm pie dist fault fuzz" picks stages. The fault stage (network faults
 # between PHP and Redis, php-tests/tools/fault.sh) runs on the host only.
 # RK_FUZZ_SECONDS (default 60) bounds the fuzz stage's PHP randomized test,
 # RK_FUZZ_RUST_SECONDS (default 60) its cargo-fuzz targets (in all, split
@@ -22,7 +22,7 @@ failed=0
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 if [ -n "${STAGES:-}" ]; then :
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
-else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr fpm pie dist fault fuzz"
+else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr docs install fpm pie dist fault fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 t_stage=$SECONDS
@@ -162,6 +162,30 @@ if want psr; then
     echo "   psr/simple-cache is not installed (/usr/share/php/Psr/SimpleCache): counted as 1 failed"
     count 0 1
   fi
+fi
+
+if want docs; then
+  # every PHP block of README.md and docs/*.md, run alone against an empty
+  # server (php-tests/tools/doctest.php); one count per block and per broken link
+  stage "documentation: the PHP blocks of README.md and docs/ ($(server_version))"
+  dport=$(start_redis doctest) || { count 0 1; dport=; }
+  if [ -n "$dport" ]; then
+    REDIS_URL="redis://127.0.0.1:$dport" RK_EXT="$EXT" PHP="$PHPBIN" "$PHPBIN" -n php-tests/tools/doctest.php \
+      | tee "$RK_RUN_DIR/doctest.out" | grep -vE '^ok   '
+    line=$(grep -E "^docs: [0-9]+ passed, [0-9]+ failed$" "$RK_RUN_DIR/doctest.out" | tail -1)
+    if [ -n "$line" ]; then
+      set -- $(echo "${line#docs: }" | grep -oE "[0-9]+")
+      count "$1" "$2"
+    else
+      echo "   the documentation test did not finish (counted as 1 failed)"
+      count 0 1
+    fi
+  fi
+fi
+
+if want install; then
+  stage "make install / make uninstall for PHP $PHPVER (into a staging root)"
+  if php-tests/tools/install-check.sh; then count 1 0; else count 0 1; fi
 fi
 
 if want fpm; then

@@ -239,7 +239,7 @@ fn bytes(z: Zval) -> PhpResult<Vec<u8>> {
 #[php_impl]
 impl RedisCache {
     /// @param string $namespace Keys are prefix . namespace . ':' . key.
-    /// @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a cluster/sentinel array.
+    /// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
     /// @param array $options See the class description.
     /// @throws \ValueError on an empty namespace, a bad DSN, an unknown option or a bad option value.
     pub fn __construct(
@@ -316,7 +316,7 @@ impl RedisCache {
     /// cached for $ttl. Single-flight across processes: on a miss one caller
     /// computes, the others wait (woken by its write, up to lock_timeout) and
     /// return its value; a compute that throws wakes them, and the next caller
-    /// computes. A hit is one round trip, a computed miss two.
+    /// computes. A hit is one round trip, a computed miss three.
     /// @param string $key
     /// @param float $ttl Seconds (>= 0, 0: no expiry). Jittered.
     /// @param callable $compute Called without arguments; null is cached for null_ttl.

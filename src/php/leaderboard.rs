@@ -19,8 +19,9 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// ('lexical' Redis's order | 'earliest' first to reach a score ranks higher),
 /// `prefix` (string, default ini rediskit.prefix), `ttl` (seconds: the board
 /// expires that long after its last write), `periods` (list of 'daily',
-/// 'weekly', 'monthly': boards kept per UTC period), `retention` (past periods
-/// kept, default 2).
+/// 'weekly', 'monthly': boards kept per calendar period), `retention` (past
+/// periods kept, default 2), `utc_offset` (the periods' calendar: seconds east
+/// of UTC or '+08:00', within ±14:00; default 0, UTC).
 #[php_class]
 #[php(name = "RedisKit\\RedisLeaderboard")]
 #[php(flags = ClassFlags::Final)]
@@ -43,7 +44,7 @@ fn entry_list(list: Vec<Entry>) -> PhpResult<ZBox<ZendHashTable>> {
 #[php_impl]
 impl RedisLeaderboard {
     /// @param string $name Board name; the Redis key is prefix . name.
-    /// @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+    /// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
     /// @param array $options See the class description.
     /// @throws \ValueError on a bad DSN, an unknown option or a bad option value.
     pub fn __construct(
@@ -173,7 +174,7 @@ impl RedisLeaderboard {
     }
 
     /// The board of one period ('daily', 'weekly', 'monthly'): the current one
-    /// by the Redis server's clock (UTC), or the one named by $id
+    /// by the Redis server's clock (in the utc_offset calendar), or the one named by $id
     /// ('2026-11-29', '2026-W48', '2026-11').
     /// @throws \ValueError for a period this board does not keep or a malformed id.
     pub fn period(&self, period: Bytes, id: Option<Bytes>) -> PhpResult<RedisLeaderboard> {

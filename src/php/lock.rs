@@ -35,7 +35,7 @@ pub struct RedisLock {
 #[php_impl]
 impl RedisLock {
     /// @param string $resource What the lock protects; the Redis key is prefix . resource.
-    /// @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a list of >= 3 DSNs (Redlock).
+    /// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]), or a list of >= 3 DSNs of independent masters (Redlock).
     /// @param array $options See the class description.
     /// @throws \ValueError on an empty resource, a bad DSN, a Redlock list with fewer than 3 entries,
     ///   an unknown option or a bad option value (e.g. ttl <= 0).

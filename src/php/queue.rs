@@ -66,7 +66,7 @@ fn id_string(id: Vec<u8>) -> String {
 #[php_impl]
 impl DelayQueue {
     /// @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
-    /// @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+    /// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
     /// @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
     /// @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
     pub fn __construct(
@@ -146,8 +146,9 @@ impl DelayQueue {
     ///
     /// With $wait > 0 it blocks (without polling) until at least one job is
     /// claimed or $wait seconds have passed, waking when the next job falls
-    /// due or a job due earlier is pushed. PHP signal handlers run only after
-    /// pop() returns: keep $wait short in workers that handle signals.
+    /// due or a job due earlier is pushed. A signal PHP has a handler for
+    /// (pcntl_async_signals) ends the wait early: pop() returns what it
+    /// claimed (possibly nothing) and the handler runs.
     /// @param int $max 1 ..= 1000.
     /// @param float $wait Seconds, >= 0.
     /// @return list<array{id: string, payload: string, attempts: int, due_at: float}> [] if none.

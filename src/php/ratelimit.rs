@@ -93,7 +93,7 @@ impl RateLimiter {
     /// @param string $name The limiter's name (part of its Redis keys; no '{' or '}').
     /// @param int $limit Units allowed per window (>= 1).
     /// @param float $window Seconds (> 0, microsecond precision).
-    /// @param string|array|null $connection DSN (redis://, rediss://, unix://) or null for ini rediskit.default_dsn.
+    /// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
     /// @param array $options See the class description.
     /// @throws \ValueError on a bad limit, window, DSN, unknown option or bad option value.
     pub fn __construct(
