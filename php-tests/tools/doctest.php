@@ -4,7 +4,7 @@
 // server, so an example can never drift from the API. Also checks that every
 // relative link of those pages points at a file that exists.
 //
-//   php -n doctest.php [FILE.md ...]      (default: README.md docs/*.md)
+//   php -n doctest.php [FILE.md ...]      (default: README.md, CONTRIBUTING.md, CHANGELOG.md, docs/*.md)
 //
 // Environment: REDIS_URL (required: a server this script may FLUSHALL), RK_EXT
 // (the extension), PHP (the binary for the blocks, default this one).
@@ -32,7 +32,7 @@ if ($url === '') {
 }
 $ext = getenv('RK_EXT') ?: "$root/target/release/librediskit.so";
 $php = getenv('PHP') ?: PHP_BINARY;
-$files = array_slice($argv, 1) ?: array_merge(['README.md'], glob('docs/*.md') ?: []);
+$files = array_slice($argv, 1) ?: array_merge(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'], glob('docs/*.md') ?: []);
 
 $passed = 0;
 $failed = 0;
