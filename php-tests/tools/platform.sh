@@ -81,6 +81,14 @@ ensure() {
 # unless its extras stamp says they are there
 ensure_extras() {
   local name=$1 dir=$2 extras=$3 stamp="$2/.rediskit-extras"
+  # Debian's php-laravel-framework ships the framework's default configuration
+  # in /usr/share/php/Illuminate/config, but Laravel 11+'s LoadConfiguration
+  # looks for it four directories above its own (composer's
+  # vendor/laravel/framework/config), here /usr/share/config: without it an
+  # application booted by its kernel fails (our adapter's tests boot real apps)
+  if [ -d "$dir/usr/share/php/Illuminate/config" ] && [ ! -e "$dir/usr/share/config" ]; then
+    ln -s php/Illuminate/config "$dir/usr/share/config"
+  fi
   [ -z "$extras" ] && return 0
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$extras" ]; then return 0; fi
   echo "== $name chroot: installing $extras"

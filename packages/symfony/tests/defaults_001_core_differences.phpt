@@ -164,7 +164,6 @@ $probes = [
     'transport block_for' => function () {
         $t = sf_transport([], '?queue=bf-a');
         $p = new ReflectionProperty($t, 'blockFor');
-        $p->setAccessible(true);
         $pop = (new ReflectionMethod(RedisKit\DelayQueue::class, 'pop'))->getParameters()[1];
         return [$p->getValue($t), $pop->isDefaultValueAvailable() ? $pop->getDefaultValue() : null];
     },
