@@ -20,6 +20,19 @@ platform=${RK_PLATFORM:-host}
 passed=0
 failed=0
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+# count_from FILE WHAT: counts the "WHAT: N passed, N failed" line a stage's
+# tool printed into FILE; no such line (the tool died) counts as 1 failed
+count_from() {
+  local line
+  line=$(grep -E "^$2: [0-9]+ passed, [0-9]+ failed$" "$1" | tail -1)
+  if [ -n "$line" ]; then
+    set -- $(echo "${line#*: }" | grep -oE "[0-9]+")
+    count "$1" "$2"
+  else
+    echo "   the $2 stage did not finish (counted as 1 failed)"
+    count 0 1
+  fi
+}
 if [ -n "${STAGES:-}" ]; then :
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
 else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr docs install fpm pie dist fault fuzz"
@@ -172,14 +185,7 @@ if want docs; then
   if [ -n "$dport" ]; then
     REDIS_URL="redis://127.0.0.1:$dport" RK_EXT="$EXT" PHP="$PHPBIN" "$PHPBIN" -n php-tests/tools/doctest.php \
       | tee "$RK_RUN_DIR/doctest.out" | grep -vE '^ok   '
-    line=$(grep -E "^docs: [0-9]+ passed, [0-9]+ failed$" "$RK_RUN_DIR/doctest.out" | tail -1)
-    if [ -n "$line" ]; then
-      set -- $(echo "${line#docs: }" | grep -oE "[0-9]+")
-      count "$1" "$2"
-    else
-      echo "   the documentation test did not finish (counted as 1 failed)"
-      count 0 1
-    fi
+    count_from "$RK_RUN_DIR/doctest.out" docs
   fi
 fi
 
@@ -211,14 +217,7 @@ if want fault; then
     echo "   skipped on $platform: the fault stage runs on the host only (its result is in the host's count)"
   else
     php-tests/tools/fault.sh 2>&1 | tee "$RK_RUN_DIR/fault.out"
-    line=$(grep -E "^fault: [0-9]+ passed, [0-9]+ failed$" "$RK_RUN_DIR/fault.out" | tail -1)
-    if [ -n "$line" ]; then
-      set -- $(echo "${line#fault: }" | grep -oE "[0-9]+")
-      count "$1" "$2"
-    else
-      echo "   the fault stage did not finish (counted as 1 failed)"
-      count 0 1
-    fi
+    count_from "$RK_RUN_DIR/fault.out" fault
   fi
 fi
 
