@@ -88,16 +88,15 @@ end
 -- write (and lets it finish once it has written), so a refused push has
 -- written nothing, not even the counter.
 local function alloc_ids(n)
-  if redis.call('EXISTS', SEQ) == 1
-    or redis.call('EXISTS', SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM) == 0 then
-    return redis.call('INCRBY', SEQ, n) - n -- (a new queue: ids from 1)
+  if redis.call('EXISTS', SEQ) == 1 then
+    return redis.call('INCRBY', SEQ, n) - n
   end
-  -- The counter is gone but jobs remain: it was evicted (an allkeys-*
-  -- maxmemory-policy) or deleted by hand. Counting from 1 again would hand
-  -- out live ids (and overwrite their payloads): go on from the Redis clock
-  -- in microseconds instead, above any id a counter from 1 has reached, and
-  -- above an earlier restart's ids unless more jobs were pushed since than
-  -- microseconds passed. Still 16 digits until the year 2286.
+  -- No counter: a new queue, or one whose counter was evicted (an allkeys-*
+  -- maxmemory-policy, which may take every other key of the queue with it)
+  -- or deleted by hand. Counting from 1 could hand out ids that jobs or
+  -- claims still carry: start from the Redis clock in microseconds instead,
+  -- above every id handed out before unless more jobs were pushed than
+  -- microseconds passed since. Still 16 digits until the year 2286.
   redis.call('SET', SEQ, fmt(NOW_US + n))
   return NOW_US
 end

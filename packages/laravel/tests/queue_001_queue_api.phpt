@@ -59,7 +59,9 @@ $ids[] = $q->push(new ApiJob('a'));
 $ids[] = $q->pushRaw(json_encode(['uuid' => 'raw-1', 'displayName' => 'raw', 'job' => 'ApiJob@handle', 'data' => []]));
 ApiJob::dispatch('b');
 $ids = array_merge($ids, $q->bulk([new ApiJob('c'), new ApiJob('d'), 'ApiJob@handle']));
-var_dump($ids);
+// ids of 16 digits from the queue's counter (which starts at the Redis
+// clock): consecutive, the dispatched job's in between
+var_dump(count(preg_grep('/^\d{16}$/', $ids)), array_map(fn ($id) => (int) $id - (int) $ids[0], $ids));
 // JobQueued (Laravel's event) for each job but the raw one, with the same ids
 var_dump(count($queued), array_values(array_diff($queued, $ids)) === [$queued[1]], in_array($ids[1], $queued, true));
 var_dump([$q->size(), $q->pendingSize(), $q->delayedSize(), $q->reservedSize()]);
@@ -201,17 +203,18 @@ InvalidArgumentException: retry_after of a rediskit queue must be a number of se
 InvalidArgumentException: retry_after of a rediskit queue must be a number of seconds > 0, got 'x'
 InvalidArgumentException: retry_after of a rediskit queue must be a number of seconds > 0, got INF
 -- push, pushRaw, dispatch, bulk: due at once, ids from the queue
+int(5)
 array(5) {
   [0]=>
-  string(16) "0000000000000001"
+  int(0)
   [1]=>
-  string(16) "0000000000000002"
+  int(1)
   [2]=>
-  string(16) "0000000000000004"
+  int(3)
   [3]=>
-  string(16) "0000000000000005"
+  int(4)
   [4]=>
-  string(16) "0000000000000006"
+  int(5)
 }
 int(5)
 bool(true)

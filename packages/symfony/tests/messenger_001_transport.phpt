@@ -62,12 +62,12 @@ $bus = sf_bus(null, ['async' => $t]);
 $sent = $bus->dispatch(new SfJob(1, 'hello'));
 $id = $sent->last(TransportMessageIdStamp::class)->getId();
 $stored = json_decode((string) $raw->cmd('HGET', "{{$ns}q1}:payload", $id), true);
-printf("dispatched through SendMessageMiddleware: id %s, stored as JSON {body, headers} (Messenger's serializer): %s\n", $id, $b(is_array($stored) && is_string($stored['body']) && str_contains($stored['body'], 'SfJob') && is_array($stored['headers'])));
+printf("dispatched through SendMessageMiddleware: id %s, stored as JSON {body, headers} (Messenger's serializer): %s\n", preg_match('/^\d{16}$/', $id) ? 'of 16 digits' : $id, $b(is_array($stored) && is_string($stored['body']) && str_contains($stored['body'], 'SfJob') && is_array($stored['headers'])));
 printf("getMessageCount %d\n", $t->getMessageCount());
 $got = $t->get();
 $e = $got[0];
 $st = $e->last(RedisKitReceivedStamp::class);
-printf("got %d envelope: SfJob %d '%s', stamp id %s attempts %d, message id stamp %s\n", count($got), $e->getMessage()->n, $e->getMessage()->kind, $st->getId(), $st->getAttempts(), $e->last(TransportMessageIdStamp::class)->getId());
+printf("got %d envelope: SfJob %d '%s', stamp id %s attempts %d, message id stamp %s\n", count($got), $e->getMessage()->n, $e->getMessage()->kind, $st->getId() === $id ? 'the same' : $st->getId(), $st->getAttempts(), $e->last(TransportMessageIdStamp::class)->getId() === $id ? 'the same' : 'another');
 printf("while claimed: count %d, another get() %d\n", $t->getMessageCount(), count($t->get()));
 $t->ack($e);
 printf("acked: count %d, get() %d\n", $t->getMessageCount(), count($t->get()));
@@ -165,9 +165,9 @@ Redis down, getMessageCount: Symfony\Component\Messenger\Exception\TransportExce
 rediskit+tls:// to the plain-text server: the error names it: true
 rediskit+unix://: the error names it: true
 -- send, get, ack
-dispatched through SendMessageMiddleware: id 0000000000000001, stored as JSON {body, headers} (Messenger's serializer): true
+dispatched through SendMessageMiddleware: id of 16 digits, stored as JSON {body, headers} (Messenger's serializer): true
 getMessageCount 1
-got 1 envelope: SfJob 1 'hello', stamp id 0000000000000001 attempts 0, message id stamp 0000000000000001
+got 1 envelope: SfJob 1 'hello', stamp id the same attempts 0, message id stamp the same
 while claimed: count 0, another get() 0
 acked: count 0, get() 0
 rejected: count 0, get() 0
