@@ -88,12 +88,13 @@ end
 -- write (and lets it finish once it has written), so a refused push has
 -- written nothing, not even the counter.
 local function alloc_ids(n)
-  if redis.call('EXISTS', SEQ) == 1 then
-    return redis.call('INCRBY', SEQ, n) - n
+  local last = redis.call('INCRBY', SEQ, n)
+  if last > n then
+    return last - n
   end
-  -- No counter: a new queue, or one whose counter was evicted (an allkeys-*
-  -- maxmemory-policy, which may take every other key of the queue with it)
-  -- or deleted by hand. Counting from 1 could hand out ids that jobs or
+  -- There was no counter (INCRBY just made it, at n): a new queue, or one
+  -- whose counter was evicted (an allkeys-* maxmemory-policy, which may take
+  -- every other key of the queue with it) or deleted by hand. Counting from 1 could hand out ids that jobs or
   -- claims still carry: start from the Redis clock in microseconds instead,
   -- above every id handed out before unless more jobs were pushed than
   -- microseconds passed since. Still 16 digits until the year 2286.
