@@ -17,6 +17,7 @@ echo rk_ex(rk_catch($new('r', $u, ['watchdog' => 'yes']))), "\n";
 echo rk_ex(rk_catch($new('r', $u, ['fair' => 1]))), "\n";
 echo rk_ex(rk_catch($new('r', $u, ['token' => '']))), "\n";
 echo rk_ex(rk_catch($new('r', $u, ['token' => str_repeat('x', 513)]))), "\n";
+echo rk_ex(rk_catch($new('r', $u, ['token' => "abc\0w"]))), "\n";
 echo rk_ex(rk_catch($new('r', [$u]))), "\n";
 echo rk_ex(rk_catch($new('r', [$u, 'redis://127.0.0.1:1']))), "\n";
 echo rk_ex(rk_catch($new('r', [$u, $u, $u]))), "\n";
@@ -58,8 +59,9 @@ ValueError: option 'ttl' must be a number of seconds, got string
 ValueError: RedisLock: unknown option 'tll' (known options: ttl, watchdog, fair, token, prefix, wait_replicas, wait_timeout)
 ValueError: option 'watchdog' must be a bool, got string
 ValueError: option 'fair' must be a bool, got int
-ValueError: RedisLock: option 'token' must be a non-empty string of at most 512 bytes
-ValueError: RedisLock: option 'token' must be a non-empty string of at most 512 bytes
+ValueError: RedisLock: option 'token' must be a non-empty string of at most 512 bytes, without NUL bytes
+ValueError: RedisLock: option 'token' must be a non-empty string of at most 512 bytes, without NUL bytes
+ValueError: RedisLock: option 'token' must be a non-empty string of at most 512 bytes, without NUL bytes
 ValueError: RedisLock: Redlock needs a list of at least 3 DSNs (independent masters), got 1
 ValueError: RedisLock: Redlock needs a list of at least 3 DSNs (independent masters), got 2
 ValueError: RedisLock: the Redlock list names the same server twice (redis://127.0.0.1:%d/0)

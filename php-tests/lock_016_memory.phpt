@@ -64,8 +64,11 @@ var_dump($called, $free->fencingToken());
 var_dump(['held' => $keys('held'), 'fq' => $keys('fq'), 'free' => $keys('free')] === $before);
 var_dump($raw->get('{held}:fence') === $fenceHeld, $raw->get('held') === $held->token());
 var_dump($raw->zrange('{fq}:queue', '0', '-1'));
-// a one-shot acquire of a lock fair waiters queue for writes nothing either: busy
-var_dump($fq->acquire());
+// a one-shot acquire of a lock fair waiters queue for is refused before it runs
+// too (busy or not, as a plain SET NX is): it writes nothing either
+$e = rk_catch(fn() => $fq->acquire());
+echo $e ? get_class($e) . ': ' . substr($e->getMessage(), 0, 56) : 'no exception', "\n";
+var_dump(['held' => $keys('held'), 'fq' => $keys('fq'), 'free' => $keys('free')] === $before);
 
 // the holder still works under OOM: extend, watchdog renewals, release
 var_dump($held->extend(20.0), $raw->pttl('held') > 19000);
@@ -147,7 +150,8 @@ array(1) {
   [0]=>
   string(11) "dead-waiter"
 }
-bool(false)
+RedisKit\Exception: OOM command not allowed when used memory > 'maxmemory'.
+bool(true)
 bool(true)
 bool(true)
 bool(true)

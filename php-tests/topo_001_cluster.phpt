@@ -54,6 +54,7 @@ foreach (['lock', 'queue', 'limiter'] as $class) {
         if ($class === 'lock') {
             $o = new RedisKit\RedisLock($name, $conn, ['ttl' => 60, 'watchdog' => false]);
             $o->acquire();
+            $o->fencingToken();                   // the fencing counter, issued when asked for
             $w = new RedisKit\RedisLock($name, $conn, ['fair' => true]);
             $w->acquire(0.01);                    // a waiter: waiters, queue and wake-up keys
         } elseif ($class === 'queue') {

@@ -121,8 +121,15 @@ impl Node {
         k
     }
 
-    /// One attempt of a waiter (lock_acquire.lua); `mode` as there.
-    fn acquire_call(&self, token: &[u8], ttl_ms: i64, mode: &str) -> ScriptCall<'static> {
+    /// One attempt of a waiter (lock_acquire.lua); `mode` as there; `fence`:
+    /// issue the fencing token with the lock (Redlock), instead of when asked.
+    fn acquire_call(
+        &self,
+        token: &[u8],
+        ttl_ms: i64,
+        mode: &str,
+        fence: bool,
+    ) -> ScriptCall<'static> {
         let mut c = ScriptCall::new(&scripts::LOCK_ACQUIRE);
         c.key(self.lock())
             .key(self.fence())
@@ -133,7 +140,8 @@ impl Node {
             .int(ttl_ms)
             .arg(mode)
             .int(HEARTBEAT_MS)
-            .arg(self.private());
+            .arg(self.private())
+            .arg(if fence { "1" } else { "0" });
         c
     }
 
@@ -150,17 +158,26 @@ impl Node {
 
 /// What one attempt on one node said.
 enum Attempt {
+    /// Taken, with the fencing token when one was issued with it (else 0).
     Got(i64),
     /// Held by someone else (PTTL in ms, -1 when none / not expiring), and
     /// whether we head the fair queue.
-    Busy {
-        pttl: i64,
-        head: bool,
-    },
+    Busy { pttl: i64, head: bool },
 }
 
 fn parse_attempt(v: Value) -> Result<Attempt> {
     let what = "lock acquire";
+    // lock_try.lua: 1, or -2 - the holder's PTTL
+    if let Value::Int(i) = v {
+        return match i {
+            1 => Ok(Attempt::Got(0)),
+            i if i <= -1 => Ok(Attempt::Busy {
+                pttl: -2 - i,
+                head: false,
+            }),
+            _ => Err(Error::unexpected(what, &v)),
+        };
+    }
     let Value::Array(items) = v else {
         return Err(Error::unexpected(what, &v));
     };
@@ -472,9 +489,9 @@ impl Lock {
             .unwrap_or(Duration::from_millis(100));
         opts.finish("RedisLock", OPTIONS)?;
         if let Some(t) = &adopted {
-            if t.is_empty() || t.len() > MAX_TOKEN {
+            if t.is_empty() || t.len() > MAX_TOKEN || t.contains(&0) {
                 return Err(Error::invalid(format!(
-                    "RedisLock: option 'token' must be a non-empty string of at most {MAX_TOKEN} bytes"
+                    "RedisLock: option 'token' must be a non-empty string of at most {MAX_TOKEN} bytes, without NUL bytes"
                 )));
             }
         }
@@ -544,11 +561,38 @@ impl Lock {
         self.sh.token()
     }
 
-    pub fn fencing_token(&self) -> Option<i64> {
-        match self.sh.fence.load(SeqCst) {
-            NO_FENCE => None,
-            f => Some(f),
+    /// The fencing token of the last successful acquire. On one server it is
+    /// issued when first asked for (one round trip), and only while this
+    /// owner still holds that lease: strictly greater than every token issued
+    /// before for this lock, and tokens follow the order of the leases. None
+    /// before an acquire, or when the lease ended (released, lost) before the
+    /// token was asked for.
+    pub fn fencing_token(&self) -> Result<Option<i64>> {
+        let sh = &self.sh;
+        let f = sh.fence.load(SeqCst);
+        if f != NO_FENCE {
+            return Ok(Some(f));
         }
+        let epoch = self.epoch();
+        if epoch == 0 || sh.redlock() {
+            return Ok(None);
+        }
+        let node = &sh.nodes[0];
+        let mut c = ScriptCall::new(&scripts::LOCK_TOKEN);
+        c.key(node.lock())
+            .key(node.fence())
+            .arg(sh.token())
+            .int(sh.ttl_ms.load(SeqCst) as i64);
+        let issued = int(conn::eval(&node.dsn, &c, true)?, "lock fencing token")?;
+        if issued <= 0 {
+            sh.mark_lost(epoch);
+            return Ok(None);
+        }
+        // (a new acquire meanwhile has a new epoch and a token of its own)
+        if sh.lease_here() == epoch {
+            let _ = sh.fence.compare_exchange(NO_FENCE, issued, SeqCst, SeqCst);
+        }
+        Ok(Some(issued))
     }
 
     /// Epoch of the lease this object holds now in this process (0: none,
@@ -615,7 +659,9 @@ impl Lock {
 
     fn acquired(&self, fence: i64, token: Arc<[u8]>) {
         let sh = &self.sh;
-        sh.fence.store(fence, SeqCst);
+        // 0: not issued yet (single server: issued when first asked for)
+        sh.fence
+            .store(if fence > 0 { fence } else { NO_FENCE }, SeqCst);
         // (An adopted token's lease is this process's now.)
         locked(&sh.owner).home = Process::current();
         let epoch = next_epoch();
@@ -648,18 +694,32 @@ impl Lock {
         };
         let mut wake_key = Vec::new();
         let mut registered = false;
+        // The hot path: a free lock is taken with one plain SET NX PX, as the
+        // usual hand-written code does (no script to run). Only when the lock
+        // is taken does a script look further (our own renewal, the holder's
+        // PTTL, the waiters). Not for fair waiters (they check the queue
+        // first), nor with wait_replicas (the script path confirms it).
+        if !(waiting && sh.fair) && sh.replicas == 0 {
+            let mut set = Args::cmd("SET");
+            set.push(node.lock())
+                .push(token)
+                .push("NX")
+                .push("PX")
+                .int(sh.ttl_ms.load(SeqCst) as i64);
+            match conn::command(&node.dsn, &set, true)? {
+                Value::Nil => {}
+                Value::Okay | Value::SimpleString(_) => return Ok(Some(0)),
+                v => return Err(Error::unexpected("lock acquire", &v)),
+            }
+        }
         loop {
             let ttl_ms = sh.ttl_ms.load(SeqCst) as i64;
             let c = if waiting {
-                node.acquire_call(token, ttl_ms, mode)
+                node.acquire_call(token, ttl_ms, mode, false)
             } else {
                 // One attempt: the lighter script of the hot path.
                 let mut c = ScriptCall::new(&scripts::LOCK_TRY);
-                c.key(node.lock())
-                    .key(node.fence())
-                    .key(node.queue())
-                    .arg(token)
-                    .int(ttl_ms);
+                c.key(node.lock()).arg(token).int(ttl_ms);
                 c
             };
             let attempt = conn::eval(&node.dsn, &c, true)
@@ -760,7 +820,7 @@ impl Lock {
             let ttl_ms = ms_of(ttl) as i64;
             let start = Instant::now();
             let results = sh.each(|n| {
-                let c = n.acquire_call(token, ttl_ms, mode);
+                let c = n.acquire_call(token, ttl_ms, mode, true);
                 conn::eval(&n.dsn, &c, true).and_then(parse_attempt)
             });
             registered |= waiting;
@@ -896,7 +956,18 @@ impl Lock {
             a.push(n.lock());
             match conn::command(&n.dsn, &a, true)? {
                 Value::Nil => Ok(None),
-                v => Ok(Some(conn::bytes(v, "lock holder")?)),
+                v => {
+                    // "<token>" or "<token>\0w" (waiters registered); "\0q"
+                    // (free, reserved for the fair queue's head)
+                    let mut t = conn::bytes(v, "lock holder")?;
+                    if t.first() == Some(&0) {
+                        return Ok(None);
+                    }
+                    if t.ends_with(b"\0w") {
+                        t.truncate(t.len() - 2);
+                    }
+                    Ok(Some(t))
+                }
             }
         });
         let need = self.sh.count_reachable(&results)?;

@@ -50,11 +50,11 @@ fn mutual_exclusion_and_owner_checks() {
     assert!(a.extend(Some(20.0)).unwrap());
     assert!(a.remaining_ttl().unwrap().unwrap() > 19.0);
     assert!(b.remaining_ttl().unwrap().is_none());
-    let f1 = a.fencing_token().unwrap();
+    let f1 = a.fencing_token().unwrap().unwrap();
     assert!(a.release().unwrap());
     assert!(!a.release().unwrap());
     assert!(b.acquire(0.0).unwrap());
-    assert!(b.fencing_token().unwrap() > f1);
+    assert!(b.fencing_token().unwrap().unwrap() > f1);
     assert!(b.release().unwrap());
 }
 
@@ -79,12 +79,12 @@ fn fencing_tokens_respect_the_stored_counter() {
     let fence = aux_key(&r, "fence");
     raw(&[b"SET", &fence, ahead.to_string().as_bytes()]);
     assert!(a.acquire(0.0).unwrap());
-    assert_eq!(a.fencing_token(), Some(ahead + 1));
+    assert_eq!(a.fencing_token().unwrap(), Some(ahead + 1));
     assert!(a.release().unwrap());
     // Lost counter: the server clock (microseconds) is the floor.
     raw(&[b"DEL", &fence]);
     assert!(a.acquire(0.0).unwrap());
-    let f = a.fencing_token().unwrap();
+    let f = a.fencing_token().unwrap().unwrap();
     assert!(f > 1_700_000_000_000_000 && f < ahead, "{f}");
     a.release().unwrap();
 }
@@ -156,7 +156,7 @@ fn bad_input() {
 /// wake-up (mode '1', or '2' in fair mode).
 fn attempt(l: &Lock, mode: &str) -> Attempt {
     let n = &l.sh.nodes[0];
-    let c = n.acquire_call(&l.sh.token(), l.sh.ttl_ms.load(SeqCst) as i64, mode);
+    let c = n.acquire_call(&l.sh.token(), l.sh.ttl_ms.load(SeqCst) as i64, mode, false);
     parse_attempt(conn::eval(&n.dsn, &c, true).unwrap()).unwrap()
 }
 
@@ -187,7 +187,8 @@ fn no_wake_hint_outlives_the_waiters() {
     let nowd = || vec![("watchdog", OptValue::Bool(false))];
     let r = ns("hints");
     let wake = aux_key(&r, "wake");
-    let only_fence = vec![aux_key(&r, "fence")];
+    // nothing at all: no fencing token was asked for
+    let only_fence: Vec<Vec<u8>> = vec![];
     let a = lock(&r, nowd());
     let b = lock(&r, nowd());
     // B waits; A's release pushes a hint for it; B's BLPOP had just timed
@@ -274,12 +275,17 @@ fn an_inherited_object_never_writes_with_its_parents_token() {
     // acquire(): a token of its own, so the parent's lock is busy for it
     assert!(!a.acquire(0.0).unwrap());
     assert_ne!(a.token(), parent);
-    assert_eq!(a.fencing_token(), None);
+    assert_eq!(a.fencing_token().unwrap(), None);
+    assert_eq!(get(&r), held);
     assert!(!a.acquire(0.05).unwrap());
     assert_eq!(raw(&[b"EXISTS", &aux_key(&r, "waiters")]), Value::Int(0));
     assert!(!a.is_acquired().unwrap());
     assert!(!a.release().unwrap());
-    assert_eq!(get(&r), held);
+    // still the parent's, marked by the child's wait (its release wakes waiters)
+    let mut marked = parent.to_vec();
+    marked.extend_from_slice(b"\0w");
+    assert_eq!(get(&r), Value::BulkString(marked));
+    assert_eq!(a.holder().unwrap().as_deref(), Some(&parent[..]));
     // once the parent's lock is gone, the child takes it as its own
     raw(&[b"DEL", &r]);
     assert!(a.acquire(0.0).unwrap());
@@ -412,4 +418,60 @@ fn force_release_frees_anyones_lock_and_wakes_a_waiter() {
     assert!(a.force_release().unwrap());
     assert_eq!(a.epoch(), 0);
     assert_eq!(b.holder().unwrap(), None);
+}
+
+#[test]
+fn fencing_tokens_are_issued_when_asked_and_only_to_the_holder() {
+    let r = ns("lazy-fence");
+    let nowd = || vec![("watchdog", OptValue::Bool(false))];
+    let (a, b) = (lock(&r, nowd()), lock(&r, nowd()));
+    // an acquire nobody asks a token of writes only the lock
+    assert!(a.acquire(0.0).unwrap());
+    assert_eq!(keys_of(&r), vec![r.clone()]);
+    let fa = a.fencing_token().unwrap().unwrap();
+    assert_eq!(
+        a.fencing_token().unwrap(),
+        Some(fa),
+        "asked twice: the same"
+    );
+    // a lease that ended before its token was asked for gets none
+    assert!(a.release().unwrap());
+    assert!(b.acquire(0.0).unwrap());
+    assert!(b.release().unwrap());
+    assert_eq!(b.fencing_token().unwrap(), None);
+    // taken over meanwhile: none either, and the lease counts as lost
+    assert!(a.acquire(0.0).unwrap());
+    raw(&[b"SET", &r, b"someone-else"]);
+    assert_eq!(a.fencing_token().unwrap(), None);
+    assert_eq!(a.epoch(), 0);
+    raw(&[b"DEL", &r]);
+    // the next holder's token is above every one issued before
+    assert!(b.acquire(0.0).unwrap());
+    assert!(b.fencing_token().unwrap().unwrap() > fa);
+    assert!(b.release().unwrap());
+}
+
+#[test]
+fn a_release_reserves_the_lock_for_the_fair_queues_head() {
+    let r = ns("reserve");
+    let nowd = || vec![("watchdog", OptValue::Bool(false))];
+    let fair = || {
+        vec![
+            ("watchdog", OptValue::Bool(false)),
+            ("fair", OptValue::Bool(true)),
+        ]
+    };
+    let (a, f, c) = (lock(&r, nowd()), lock(&r, fair()), lock(&r, nowd()));
+    assert!(a.acquire(0.0).unwrap());
+    assert!(matches!(attempt(&f, "2"), Attempt::Busy { head: true, .. }));
+    assert!(a.release().unwrap());
+    // free, but the head's: nobody else takes it, nobody holds it
+    assert_eq!(get(&r), Value::BulkString(b"\0q".to_vec()));
+    assert_eq!(a.holder().unwrap(), None);
+    assert!(!c.acquire(0.0).unwrap());
+    assert!(!c.force_release().unwrap());
+    assert!(matches!(attempt(&f, "2"), Attempt::Got(_)));
+    assert_eq!(get(&r), Value::BulkString(f.token().to_vec()));
+    assert!(f.release().unwrap());
+    assert_eq!(keys_of(&r), Vec::<Vec<u8>>::new());
 }

@@ -1,27 +1,16 @@
--- One attempt to take the lock without waiting (the hot path: no include).
--- KEYS: lock, fence, queue; ARGV: token, ttl ms
--- Returns {1, fencing token} or {0, holder's PTTL in ms (-1: none, or queued fair waiters)}.
-local lock, fence, me, ttl = KEYS[1], KEYS[2], ARGV[1], ARGV[2]
-if redis.call('EXISTS', KEYS[3]) == 1 then
-  -- Fair waiters are queued: only their head may take it (see lock_acquire.lua).
-  if redis.call('GET', lock) ~= me then
-    return {0, redis.call('PTTL', lock)}
-  end
-end
-if not redis.call('SET', lock, me, 'NX', 'PX', ttl) then
-  if redis.call('GET', lock) ~= me then
-    return {0, redis.call('PTTL', lock)}
-  end
+--!flags
+-- One attempt to take the lock without waiting: the hot path, one SET when
+-- the lock is free. (Flagged, so over maxmemory Redis refuses it before it
+-- runs: nothing is written.)
+-- KEYS: lock; ARGV: token, ttl ms
+-- Returns 1 when taken (or renewed: this owner held it already), or the
+-- holder's PTTL in ms as -2 - PTTL (-1: none; a reservation for the fair queue
+-- counts as held).
+local lock, me, ttl = KEYS[1], ARGV[1], ARGV[2]
+if redis.call('SET', lock, me, 'NX', 'PX', ttl) then return 1 end
+local v = redis.call('GET', lock)
+if v == me or v == me .. '\0w' then
   redis.call('PEXPIRE', lock, ttl)
+  return 1
 end
--- Strictly increasing, even if the counter was lost (restart, expiry): never
--- below the server's clock in microseconds.
-local t = redis.call('TIME')
-local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local keep = math.max(86400000, 2 * tonumber(ttl))
-local last = tonumber(redis.call('SET', fence, string.format('%.0f', us), 'PX', keep, 'GET') or '0') or 0
-if last >= us then
-  us = last + 1
-  redis.call('SET', fence, string.format('%.0f', us), 'PX', keep)
-end
-return {1, us}
+return -2 - redis.call('PTTL', lock)

@@ -122,11 +122,16 @@ impl RedisLock {
     /// The fencing token of this object's last successful acquire: strictly
     /// greater than every token handed out earlier for this resource. Pass it
     /// to the storage you write to and have it reject writes carrying a token
-    /// lower than the highest it has seen.
+    /// lower than the highest it has seen. Issued on the first call after an
+    /// acquire (one round trip, only while this object still holds the lock);
+    /// later calls return the same value without asking Redis. A lock nobody
+    /// asks a token of costs Redis nothing for it.
     /// @return int|null null before the first successful acquire (also after a forked
-    ///   child's acquire() gave the object a token of its own, until it succeeds).
-    pub fn fencing_token(&self) -> Option<i64> {
-        self.inner.fencing_token()
+    ///   child's acquire() gave the object a token of its own, until it succeeds), and
+    ///   when the lock was released or lost before the token was asked for.
+    /// @throws \RedisKit\ConnectionException when the token must be issued and Redis cannot be reached.
+    pub fn fencing_token(&self) -> PhpResult<Option<i64>> {
+        self.inner.fencing_token().map_err(throw)
     }
 
     /// Acquires the lock (waiting up to $wait seconds), calls $callback() and

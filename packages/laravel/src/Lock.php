@@ -50,12 +50,12 @@ class Lock extends LaravelLock
 
     /**
      * The token stored in Redis for an owner: the owner itself, or for one
-     * the extension does not take as a token (empty, or over 512 bytes) a
-     * digest of it.
+     * the extension does not take as a token (empty, over 512 bytes, or with
+     * a NUL byte) a digest of it.
      */
     private static function token(string $owner): string
     {
-        return $owner !== '' && strlen($owner) <= 512 ? $owner : 'rediskit-laravel:sha256:' . hash('sha256', $owner);
+        return $owner !== '' && strlen($owner) <= 512 && !str_contains($owner, "\0") ? $owner : 'rediskit-laravel:sha256:' . hash('sha256', $owner);
     }
 
     public function acquire()

@@ -62,6 +62,9 @@ final class RedisKitStore implements BlockingStoreInterface
     /** @var \WeakMap<Key, array{0: RedisLock, 1: int, 2: string}> Key => its lock object, when it was saved or deleted (hrtime), and which */
     private \WeakMap $recent;
 
+    /** @var \WeakMap<Key, RedisLock>|null Key => the lock object of its last save (for fencingToken()) */
+    private static ?\WeakMap $saved = null;
+
     /**
      * @param string|array $connection A DSN, a list of 3+ DSNs of independent masters (Redlock), or a cluster/sentinel array.
      * @param array{ttl?: float|int, watchdog?: bool, max_wait?: float|int|null, prefix?: string, fair?: bool, wait_replicas?: int, wait_timeout?: float} $options
@@ -91,7 +94,16 @@ final class RedisKitStore implements BlockingStoreInterface
     /** The fencing token of the Key's last save, if any: greater than every one handed out before for its resource. */
     public static function fencingToken(Key $key): ?int
     {
-        return $key->hasState(self::FENCING_STATE) ? $key->getState(self::FENCING_STATE) : null;
+        if ($key->hasState(self::FENCING_STATE)) {
+            return $key->getState(self::FENCING_STATE);
+        }
+        // issued when first asked for, while the lock is held (one round trip)
+        $lock = self::$saved[$key] ?? null;
+        $token = $lock?->fencingToken();
+        if ($token !== null) {
+            $key->setState(self::FENCING_STATE, $token);
+        }
+        return $token;
     }
 
     public function save(Key $key): void
@@ -138,7 +150,12 @@ final class RedisKitStore implements BlockingStoreInterface
         if (!$got) {
             throw new LockConflictedException();
         }
-        $key->setState(self::FENCING_STATE, $lock->fencingToken());
+        // its fencing token is issued when fencingToken() asks for it
+        self::$saved ??= new \WeakMap();
+        self::$saved[$key] = $lock;
+        if ($key->hasState(self::FENCING_STATE)) {
+            $key->removeState(self::FENCING_STATE);
+        }
         $this->recent[$key] = [$lock, $savedAt, 'saved'];
         if ($this->watchdog) {
             $key->markUnserializable();
