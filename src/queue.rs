@@ -105,7 +105,7 @@ impl Config {
 #[derive(Debug)]
 pub struct DelayQueue {
     dsn: Arc<Dsn>,
-    keys: [Vec<u8>; 8],
+    keys: [Vec<u8>; 9],
     cfg: Config,
     cfg_arg: String,
     /// The `consumer` option; `None`: this worker process's identity.
@@ -209,6 +209,7 @@ impl DelayQueue {
             aux_key(&key, "claim"),
             aux_key(&key, "seq"),
             aux_key(&key, "wake"),
+            aux_key(&key, "waiting"),
         ];
         DelayQueue {
             dsn,
@@ -395,7 +396,14 @@ impl DelayQueue {
             conn::blocking_ready(&self.dsn, self.wake_key())?;
         }
         loop {
-            let (jobs, next_us) = self.pop_once(max, !wait.is_zero(), &owner)?;
+            // how long this call may block after this pop (0: it will not)
+            let blocks = deadline.saturating_duration_since(Instant::now());
+            let blocks_ms = if wait.is_zero() {
+                0
+            } else {
+                blocks.as_millis().max(1) as i64
+            };
+            let (jobs, next_us) = self.pop_once(max, blocks_ms, &owner)?;
             if !jobs.is_empty() || wait.is_zero() {
                 return Ok(jobs);
             }
@@ -421,9 +429,9 @@ impl DelayQueue {
     /// One pop script: the claimed jobs, and (for a `waiting` caller that got
     /// none) µs until the next job is due or the next claim expires (-1:
     /// nothing scheduled or in flight).
-    fn pop_once(&self, max: i64, waiting: bool, owner: &str) -> Result<(Vec<Job>, i64)> {
+    fn pop_once(&self, max: i64, blocks_ms: i64, owner: &str) -> Result<(Vec<Job>, i64)> {
         let mut c = self.call(&scripts::QUEUE_POP, owner);
-        c.int(max).arg(if waiting { "1" } else { "0" });
+        c.int(max).int(blocks_ms);
         // Not re-sent after a lost reply: the claims it made come back after
         // the visibility timeout (at-least-once).
         let v = conn::eval(&self.dsn, &c, false)?;

@@ -8,10 +8,12 @@
 --         put the job back, while no one else has claimed it since
 -- KEYS[7] id sequence (INCR)
 -- KEYS[8] wake-up list (tokens for consumers blocked in pop with a wait)
+-- KEYS[9] "someone may be waiting": set by a pop about to block, for as long
+--         as it may block; writers push wake-up tokens only while it exists
 -- ARGV[1] config "visibility_ms;max_attempts;backoff_ms"
 -- ARGV[2] the caller's consumer identity ('' when it does not matter)
-local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY, WAITING =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local VT, MAX_ATTEMPTS, BACKOFF = string.match(ARGV[1], '^(%d+);(%d+);(%d+)$')
 if not VT then return redis.error_reply('ERR rediskit: bad queue config') end
 VT, MAX_ATTEMPTS, BACKOFF = tonumber(VT), tonumber(MAX_ATTEMPTS), tonumber(BACKOFF)
@@ -52,11 +54,20 @@ local function head_due()
   return nil
 end
 
-local function wake()
+-- A wake-up token for a consumer blocked in pop(), if one may be.
+local function wake_now()
   if redis.call('LLEN', NOTIFY) < NOTIFY_CAP then
     redis.call('LPUSH', NOTIFY, '1')
   end
   redis.call('PEXPIRE', NOTIFY, NOTIFY_TTL_MS)
+end
+
+local function someone_waits()
+  return redis.call('EXISTS', WAITING) == 1
+end
+
+local function wake()
+  if someone_waits() then wake_now() end
 end
 
 -- Call after scheduling jobs due at due_ms, with the head's due time from
@@ -64,6 +75,15 @@ end
 -- needs a wake-up only if the new jobs are due now or earlier than the head.
 local function wake_if_earlier(due_ms, old_head)
   if due_ms <= NOW_MS or not old_head or due_ms < old_head then wake() end
+end
+
+-- A pop about to block for up to ms: pushes wake it from now on. The
+-- flag lasts as long as the longest wait announced (one second more).
+local function will_wait(ms)
+  ms = ms + 1000
+  if not redis.call('SET', WAITING, '1', 'NX', 'PX', ms) then
+    redis.call('PEXPIRE', WAITING, ms, 'GT')
+  end
 end
 
 -- The in-flight member of the caller's claim on a job.

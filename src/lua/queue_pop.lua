@@ -1,5 +1,5 @@
--- pop: ARGV[3] max jobs to claim, ARGV[4] '1' if the caller will wait when
--- nothing is due.
+-- pop: ARGV[3] max jobs to claim, ARGV[4] how long (ms) the caller will wait
+-- when nothing is due ('0': it will not).
 -- 1. Bookkeeping, bounded: lapsed claims go back (put_back_lapsed: due at
 --    deadline + backoff, or dead as of the deadline).
 -- 2. Claims up to ARGV[3] due jobs, oldest due time first (equal due times in
@@ -13,7 +13,8 @@
 -- (nil = 0), due ms, id, ... }.
 --!include _queue_common.lua
 local max = int_arg(3)
-local waiting = ARGV[4] == '1'
+local wait_ms = int_arg(4)
+local waiting = wait_ms > 0
 local REMNANT_LIMIT = 1000
 
 -- 1. lapsed claims
@@ -93,5 +94,8 @@ if waiting and claimed == 0 then
     if nxt < 0 or d < nxt then nxt = d end
   end
   out[1] = nxt
+  -- it blocks until a push wakes it, the next job is due, or its wait ends
+  if nxt >= 0 and nxt / 1000 < wait_ms then wait_ms = math.ceil(nxt / 1000) end
+  will_wait(wait_ms)
 end
 return out

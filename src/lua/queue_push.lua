@@ -15,7 +15,12 @@ local n = #ARGV - 5
 if n < 1 then return {} end
 local due
 if ARGV[3] == 'a' then due = int_arg(4) else due = due_after(int_arg(4)) end
-local old_head = head_due()
+-- wake-up bookkeeping only when a consumer may be blocked in pop(): a
+-- consumer sleeps until the head is due, so it needs a wake-up only for jobs
+-- due now or earlier than the head
+local waits = someone_waits()
+local old_head
+if waits and due > NOW_MS then old_head = head_due() end
 local base
 if ARGV[5] == '' then
   base = alloc_ids(n)
@@ -42,5 +47,5 @@ for from = 1, n, SLICE do
   redis.call('ZADD', SCHED, unpack(zadd))
   redis.call('HSET', PAYLOAD, unpack(pay))
 end
-wake_if_earlier(due, old_head)
+if waits and (due <= NOW_MS or not old_head or due < old_head) then wake_now() end
 return ids

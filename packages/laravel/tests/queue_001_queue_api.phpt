@@ -229,15 +229,13 @@ array(4) {
   [3]=>
   int(0)
 }
-array(4) {
+array(3) {
   [0]=>
   string(18) "<ns>queues:default"
   [1]=>
   string(28) "{<ns>queues:default}:payload"
   [2]=>
   string(24) "{<ns>queues:default}:seq"
-  [3]=>
-  string(25) "{<ns>queues:default}:wake"
 }
 -- later(): int, float, DateInterval, DateTime and Carbon delays, due on the Redis clock
 array(6) {
