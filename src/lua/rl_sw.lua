@@ -7,6 +7,7 @@ local limit, W, cost = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local t = redis.call('TIME')
 local real = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local now, count, last = real, 0, nil
+local skip = 0 -- stale entries left at the head of the list
 local lastv = redis.call('LINDEX', key, -1)
 if lastv then
   last = tonumber(lastv)
@@ -16,7 +17,7 @@ if lastv then
   local stale = 0
   if last <= cut then
     stale = len
-  elseif tonumber(redis.call('LINDEX', key, 0)) <= cut then
+  else
     local head = redis.call('LRANGE', key, 0, 15)
     while stale < #head and tonumber(head[stale + 1]) <= cut do
       stale = stale + 1
@@ -30,8 +31,15 @@ if lastv then
       stale = lo
     end
   end
-  if stale > 0 then
-    if stale >= len then redis.call('DEL', key) else redis.call('LTRIM', key, stale, -1) end
+  -- Entries that left the window are not counted; they are trimmed once 8
+  -- have gathered (an LTRIM every 8th call at a steady rate, not every call),
+  -- before the head read above would need a binary search to find them.
+  if stale >= len then
+    redis.call('DEL', key)
+  elseif stale >= 8 then
+    redis.call('LTRIM', key, stale, -1)
+  else
+    skip = stale
   end
   count = len - stale
 end
@@ -53,10 +61,10 @@ if count + cost <= limit then
 end
 local rest = limit - count
 if rest < 0 then rest = 0 end
-local retry = tonumber(redis.call('LINDEX', key, count + cost - limit - 1)) + W - now + shift
+local retry = tonumber(redis.call('LINDEX', key, skip + count + cost - limit - 1)) + W - now + shift
 local block = 0
 if count + 1 > limit then
-  block = tonumber(redis.call('LINDEX', key, count - limit)) + W - now + shift
+  block = tonumber(redis.call('LINDEX', key, skip + count - limit)) + W - now + shift
 end
 local reset = 0
 if count > 0 then reset = last + W - now + shift end
