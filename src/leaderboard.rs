@@ -551,6 +551,16 @@ impl Leaderboard {
             )));
         }
         if self.plain_reads {
+            // Two plain commands, as the seed's code: the member's position,
+            // then a range wide enough to shift the window at either edge
+            // (idx-2r ..= idx+2r). The range must show the member where the
+            // first said: otherwise the board moved between them, try again
+            // (and after a few such races, one script does it atomically).
+            for _ in 0..3 {
+                if let Some(window) = self.around_plain(member, radius)? {
+                    return Ok(window);
+                }
+            }
             let mut c = ScriptCall::new(&scripts::LB_AROUND_PLAIN);
             c.key(&self.key)
                 .arg(if self.cfg.desc { "d" } else { "a" })
@@ -571,6 +581,29 @@ impl Leaderboard {
         let mut c = self.call(&scripts::LB_AROUND);
         c.arg(member).int(radius);
         entries(conn::eval(&self.dsn, &c, true)?)
+    }
+
+    /// `around()` on a plain board in two plain commands; None when the
+    /// board changed between them.
+    fn around_plain(&self, member: &[u8], radius: i64) -> Result<Option<Vec<Entry>>> {
+        let desc = self.cfg.desc;
+        let mut a = Args::cmd(if desc { "ZREVRANK" } else { "ZRANK" });
+        a.push(&self.key).push(member);
+        let idx = match conn::command(&self.dsn, &a, true)? {
+            Value::Nil => return Ok(Some(Vec::new())),
+            v => int(v, "around")?,
+        };
+        let first = (idx - 2 * radius).max(0);
+        let mut r = Args::cmd(if desc { "ZREVRANGE" } else { "ZRANGE" });
+        r.push(&self.key)
+            .int(first)
+            .int(idx + 2 * radius)
+            .push("WITHSCORES");
+        let all = plain_entries(conn::command(&self.dsn, &r, true)?, first)?;
+        match all.get((idx - first) as usize) {
+            Some(e) if e.member == member => Ok(Some(around_window(all, first, idx, radius))),
+            _ => Ok(None),
+        }
     }
 
     pub fn count(&self) -> Result<i64> {
