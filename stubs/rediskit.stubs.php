@@ -710,9 +710,14 @@ namespace RedisKit {
          * The fencing token of this object's last successful acquire: strictly
          * greater than every token handed out earlier for this resource. Pass it
          * to the storage you write to and have it reject writes carrying a token
-         * lower than the highest it has seen.
+         * lower than the highest it has seen. Issued on the first call after an
+         * acquire (one round trip, only while this object still holds the lock);
+         * later calls return the same value without asking Redis. A lock nobody
+         * asks a token of costs Redis nothing for it.
          * @return int|null null before the first successful acquire (also after a forked
-         *   child's acquire() gave the object a token of its own, until it succeeds).
+         *   child's acquire() gave the object a token of its own, until it succeeds), and
+         *   when the lock was released or lost before the token was asked for.
+         * @throws \RedisKit\ConnectionException when the token must be issued and Redis cannot be reached.
          */
         public function fencingToken(): ?int {}
 
