@@ -31,7 +31,10 @@ $ops = [
     'board setScore (script)'  => fn($c, $u) => (new RedisKit\RedisLeaderboard('acl:b', $c, ['ties' => 'earliest']))->setScore("m-$u", 5),
     'board setScores (plain)'  => fn($c, $u) => (new RedisKit\RedisLeaderboard('acl:p', $c))->setScores(["m-$u" => 5, "n-$u" => 6]),
     'board rank (plain)'       => fn($c) => (new RedisKit\RedisLeaderboard('acl:p', $c))->rank('alice'),
-    'lock acquire'             => fn($c) => (new RedisKit\RedisLock('acl:free', $c, ['watchdog' => false]))->acquire(),
+    // a free lock is one plain SET NX PX: scripts only when it is taken (and for the release,
+    // which for the users without scripts fails at the end of the closure: the TTL frees it)
+    'lock acquire, free'       => fn($c, $u) => (new RedisKit\RedisLock("acl:free-$u", $c, ['watchdog' => false]))->acquire(),
+    'lock acquire, busy'       => fn($c) => (new RedisKit\RedisLock('acl:l', $c, ['watchdog' => false]))->acquire(),
     'lock acquire, wait'       => fn($c) => (new RedisKit\RedisLock('acl:l', $c, ['watchdog' => false]))->acquire(0.05),
     'queue push'               => fn($c) => (new RedisKit\DelayQueue('acl:q', $c))->push('x'),
     'queue pop, wait'          => fn($c) => (new RedisKit\DelayQueue('acl:empty', $c))->pop(1, 0.05),
@@ -75,27 +78,30 @@ echo 'nocache, script cached: ', rk_ex(rk_catch(fn() => (new RedisKit\RedisLeade
 board setScore (script)   RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
+lock acquire, free        ok
+lock acquire, busy        RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_try, sent as EVALSHA, on key 'acl:l')
 lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+queue push                RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 8 more)
 limiter attempt           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 EVAL fallbacks: 0
 == nocache
 board setScore (script)   RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lb_set, not in the server's script cache, sent again as EVAL, on key 'acl:b' and 4 more)
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_try, not in the server's script cache, sent again as EVAL, on key 'acl:free' and 2 more)
+lock acquire, free        ok
+lock acquire, busy        RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_try, not in the server's script cache, sent again as EVAL, on key 'acl:l')
 lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_acquire, not in the server's script cache, sent again as EVAL, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_push, not in the server's script cache, sent again as EVAL, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_pop, not in the server's script cache, sent again as EVAL, on key 'acl:empty' and 7 more)
+queue push                RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_push, not in the server's script cache, sent again as EVAL, on key 'acl:q' and 8 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_pop, not in the server's script cache, sent again as EVAL, on key 'acl:empty' and 8 more)
 limiter attempt           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script rl_sw, not in the server's script cache, sent again as EVAL, on key 'acl:r:sw:{k}')
-EVAL fallbacks: 6
+EVAL fallbacks: 7
 == noclient
 board setScore (script)   ok
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              ok
+lock acquire, free        ok
+lock acquire, busy        ok
 lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
 queue push                ok
 queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
@@ -104,27 +110,30 @@ limiter attempt           ok
 board setScore (script)   RedisKit\Exception: NOPERM %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   RedisKit\Exception: NOPERM %s (command ZADD on key 'acl:p')
 board rank (plain)        RedisKit\Exception: NOPERM %s (command ZREVRANK on key 'acl:p')
-lock acquire              RedisKit\Exception: NOPERM %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: NOPERM %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+lock acquire, free        RedisKit\Exception: NOPERM %s (command SET on key 'acl:free-otherkeys')
+lock acquire, busy        RedisKit\Exception: NOPERM %s (command SET on key 'acl:l')
+lock acquire, wait        RedisKit\Exception: NOPERM %s (command SET on key 'acl:l')
+queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 8 more)
 limiter attempt           RedisKit\Exception: NOPERM %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 == mainonly
 board setScore (script)   RedisKit\Exception: NOPERM %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   ok
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: NOPERM %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
+lock acquire, free        ok
+lock acquire, busy        ok
 lock acquire, wait        RedisKit\Exception: NOPERM %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 7 more)
+queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 8 more)
 limiter attempt           ok
 == readonly
 board setScore (script)   RedisKit\Exception: ERR %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
 board setScores (plain)   RedisKit\Exception: NOPERM %s permissions to run the 'zadd' command (command ZADD on key 'acl:p')
 board rank (plain)        ok
-lock acquire              RedisKit\Exception: ERR %s (script lock_try, sent as EVALSHA, on key 'acl:free' and 2 more)
-lock acquire, wait        RedisKit\Exception: ERR %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: ERR %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 7 more)
+lock acquire, free        RedisKit\Exception: NOPERM %s permissions to run the 'set' command (command SET on key 'acl:free-readonly')
+lock acquire, busy        RedisKit\Exception: NOPERM %s permissions to run the 'set' command (command SET on key 'acl:l')
+lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'set' command (command SET on key 'acl:l')
+queue push                RedisKit\Exception: ERR %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
 queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
 limiter attempt           RedisKit\Exception: ERR %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 data changed by refused calls: 0

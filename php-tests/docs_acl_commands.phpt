@@ -294,7 +294,7 @@ function refused(callable $fn, string $name): string
 $url = fn(string $u) => "redis://$u:pw@127.0.0.1:{$s->port}";
 $first = [
     'RedisLeaderboard' => fn($c) => (new RedisKit\RedisLeaderboard('f1', $c, ['ties' => 'earliest']))->setScore('a', 1),
-    'RedisLock'        => fn($c) => (new RedisKit\RedisLock('f2', $c))->acquire(),
+    'RedisLock'        => fn($c) => ($l = new RedisKit\RedisLock('f2', $c))->acquire() && $l->release(),
     'DelayQueue'       => fn($c) => (new RedisKit\DelayQueue('f3', $c))->push('a'),
     'RateLimiter'      => fn($c) => (new RedisKit\RateLimiter('f4', 5, 60, $c))->attempt('k'),
     'RedisCache'       => fn($c) => (new RedisKit\RedisCache('f5', $c))->remember('k', 60, fn() => 1),

@@ -39,13 +39,11 @@ echo rk_ex(rk_catch(fn() => $l->run('no_such_function'))), "\n";
 echo rk_ex(rk_catch(fn() => $l->acquire('soon'))), "\n";
 // nothing was written by any of the above
 var_dump($raw->keys("*{$ns}*"));
-// a Redis error keeps Redis's text
-$raw->set("{$ns}r", 'x');
-$raw->cmd('SET', "{{$ns}r}:fence", 'x');
-$raw->del("{$ns}r");
-$raw->cmd('HSET', "{{$ns}r}:waiters", 'a', 'b');
+// a Redis error keeps Redis's text: the lock's key holds another type
+$raw->cmd('HSET', "{$ns}r", 'a', 'b');
 echo rk_ex(rk_catch(fn() => $l->acquire(1.0))), "\n";
-var_dump($raw->exists("{$ns}r"));   // not taken half-way
+var_dump($raw->exists("{{$ns}r}:waiters"));   // nothing written half-way (no waiter left)
+$raw->del("{$ns}r");
 // an unreachable server: ConnectionException
 $down = new RedisKit\RedisLock('r', 'redis://127.0.0.1:1');
 echo rk_ex(rk_catch(fn() => $down->acquire())), "\n";

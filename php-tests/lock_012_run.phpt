@@ -35,7 +35,7 @@ try {
     var_dump($e instanceof RedisKit\Exception, $e->getFile() === __FILE__, $e->getLine() === $line);
     rk_assert($took >= 0.2 && $took < 0.3, "gave up after $took s");
 }
-var_dump($called, $other->holder() === $other->token());   // (its value also marks a waiter came)
+var_dump($called, $raw->get("{$ns}run") === $other->token());
 
 // run() waits for the lock: released by the other owner from another process
 // (a forked child, through the owner's token: the inherited $other is not its to release)

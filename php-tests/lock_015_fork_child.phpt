@@ -32,9 +32,6 @@ function in_run(string $case, RedisKit\RedisLock $lock, callable $inChild, strin
             }
             $codes = lock_wait([$pid]);
             $token = $raw->get($key);
-            if (is_string($token) && str_ends_with($token, "\0w")) {
-                $token = substr($token, 0, -2);  // "<token>\0w": a waiter came meanwhile
-            }
             $pttl = $raw->pttl($key);
             return sprintf('child rc=%d, key holds the parent\'s token: %s, pttl <= ttl: %s, isAcquired: %s',
                 $codes[0], json_encode($token === $lock->token()), json_encode($pttl > 0 && $pttl <= 30000),
