@@ -19,8 +19,9 @@ if ARGV[3] == 'a' then due = int_arg(4) else due = due_after(int_arg(4)) end
 -- consumer sleeps until the head is due, so it needs a wake-up only for jobs
 -- due now or earlier than the head
 local waits = someone_waits()
-local old_head
-if waits and due > NOW_MS then old_head = head_due() end
+-- (read before the first write: a schedule key of another type fails the
+-- push here, before the id counter moves)
+local old_head = head_due()
 local base
 if ARGV[5] == '' then
   base = alloc_ids(n)
