@@ -116,6 +116,43 @@ bench_row("$lv queue pushRaw: connection rediskit vs RedisQueue (phpredis)", $ra
 bench_row("$lv queue pop + delete: connection rediskit vs RedisQueue (phpredis)", $rates['rediskit']['pop'], $rates['redis']['pop']);
 if ($rates['rediskit']['left'] || $rates['redis']['left']) fwrite(STDERR, "bench/laravel.php: jobs left behind\n");
 
+// ---- 8 and 32 processes: Cache::lock() cycles (a lock per process), pushRaw,
+// the throttle middleware (one limiter key per process). Laravel's phpredis
+// connections are dropped before each fork: every child opens its own.
+$ctl = bench_phpredis();
+$fresh = function () use ($app) { foreach (['default', 'lat'] as $c) $app['redis']->purge($c); };
+$rows = [
+    ['Cache::lock() cycle', 'store redis (PhpRedisLock)', fn(string $store) => function ($p) use ($store) {
+        return function () use ($store, $p) { $l = Cache::store($store)->lock("bench-conc-$p", 10); $l->get(); $l->release(); };
+    }, 'rediskit', 'redis'],
+    ['queue pushRaw', 'RedisQueue (phpredis)', fn(string $c) => function ($p) use ($app, $c, $payload) {
+        $q = $app['queue']->connection($c);
+        return fn() => $q->pushRaw($payload, "conc-$p");
+    }, 'rediskit', 'redis'],
+    ['throttle middleware, allowed request', 'ThrottleRequestsWithRedis', fn(string $which) => function ($p) use ($app, $request, $next, $which) {
+        RateLimiter::for('bench', fn() => Limit::perMinute(100000000)->by("bench-user-$p"));
+        $m = $which === 'rk' ? $app->make(RedisKit\Laravel\ThrottleRequests::class)
+            : new Illuminate\Routing\Middleware\ThrottleRequestsWithRedis((function () use ($p) {
+                $l = new Illuminate\Cache\RateLimiter(Cache::store('redis'));
+                $l->for('bench', fn() => Limit::perMinute(100000000)->by("bench-user-$p"));
+                return $l;
+            })(), $app['redis']);
+        return fn() => $m->handle($request, $next, 'bench');
+    }, 'rk', 'redis'],
+];
+foreach ([8, 32] as $procs) {
+    foreach ($rows as [$op, $peer, $make, $rkArg, $peerArg]) {
+        $fresh();
+        [$a, $ac] = bench_concurrent($ctl, $make($rkArg), $procs, 2.0);
+        $fresh();
+        [$b, $bc] = bench_concurrent($ctl, $make($peerArg), $procs, 2.0);
+        printf("CONC|%d|%s %s|%.0f|%.1f|%s|%.0f|%.1f\n", $procs, $lv, $op, $a, $ac, $peer, $b, $bc);
+    }
+}
+foreach (['rediskit', 'redis'] as $c) {
+    for ($p = 0; $p < 32; $p++) $app['queue']->connection($c)->clear("conc-$p");
+}
+
 // ---- delayed jobs: how late an idle consumer (blocked in pop()) gets them
 /** ms between each job's due time and pop() returning it; 100 jobs due 10 ms apart */
 function lateness(string $connection): array

@@ -36,12 +36,14 @@ $allowLv = function (int $limit, string $key) use ($ns) { $d = new Illuminate\Re
 $allowLc = function (int $limit, string $key) use ($ns) { $lim = laravel_cache_limiter($ns . "lc$limit"); return function () use ($lim, $key, $limit) { if ($lim->tooManyAttempts($key, $limit)) return false; $lim->hit($key, 60); return true; }; };
 $allowSf = function (int $limit, string $key) use ($ns) { $l = symfony_limiter($ns . "sf$limit$key", 'sliding_window', $limit); return fn() => $l->consume(1)->isAccepted(); };
 
-// ---- 1. wall clock, one process
+// ---- 1. wall clock, one process (not in the run of the build before this
+// change, RK_BENCH_BEFORE: that run gives the Redis-side tables only)
+$big = 10000000;
+if (!getenv('RK_BENCH_BEFORE')) {
 $r = best_of(['rk' => $lockRk(), 'lv' => $lockLv(), 'sf' => $lockSf()]);
 bench_row("lock cycle (new + acquire + release) vs Laravel PhpRedisLock", $r['rk'], $r['lv']);
 bench_row("lock cycle (new + acquire + release) vs symfony/lock RedisStore", $r['rk'], $r['sf']);
 
-$big = 10000000;
 $r = best_of(['rk' => $allowRk($big, 'u'), 'lv' => $allowLv($big, 'u'), 'lc' => $allowLc($big, 'u'), 'sf' => $allowSf($big, 'u')]);
 bench_row("rate limit allowed vs Laravel DurationLimiter::acquire", $r['rk'], $r['lv']);
 bench_row("rate limit allowed vs Laravel cache RateLimiter (tooManyAttempts + hit)", $r['rk'], $r['lc']);
@@ -52,6 +54,8 @@ $r = best_of($deny);
 bench_row("rate limit refused (a round trip each) vs Laravel DurationLimiter", $r['rk'], $r['lv']);
 bench_row("rate limit refused (a round trip each) vs Laravel cache RateLimiter", $r['rk'], $r['lc']);
 bench_row("rate limit refused (a round trip each) vs symfony/rate-limiter", $r['rk'], $r['sf']);
+
+}
 
 // ---- 2. Redis execution per operation: SLOWLOG at threshold 0, top-level
 // entries (a script's entry includes everything it calls), in µs per op
@@ -69,6 +73,20 @@ foreach ($s as $m => $v) $seedR->zAdd($ns . 'seed-lb', $v, $m);
 $seedLb = new SeedLeaderboard($seedR, $ns . 'seed-lb');
 $q = new RedisKit\DelayQueue('srv-q', $url, ['prefix' => $ns]);
 $seedQ = new DelayQueue((function () use ($ns) { $r = bench_phpredis(); $r->setOption(Redis::OPT_PREFIX, $ns); return $r; })());
+// Laravel's RedisQueue::pushRaw() and later(), as it sends them (its own Lua script; one ZADD)
+$laravelPush = function (string $q) use ($ns) { $r = bench_phpredis(); $lua = Illuminate\Queue\LuaScripts::push(); $key = $ns . "queues:$q"; return fn($i) => $r->eval($lua, [$key, "$key:notify", '{"uuid":"' . $i . '","job":"mail","to":42}'], 2); };
+$laravelLater = function (string $q) use ($ns) { $r = bench_phpredis(); $key = $ns . "queues:$q:delayed"; return fn($i) => $r->zAdd($key, time() + 60, '{"uuid":"' . getmypid() . '-' . $i . '","job":"mail","to":42}'); };
+// pop(10): 10 due jobs claimed per call (pushed ahead: enough for every pass)
+$popQ = new RedisKit\DelayQueue('srv-pop', $url, ['prefix' => $ns, 'visibility_timeout' => 3600.0]);
+$popQ->pushMany(array_fill(0, 100000, '{"job":"mail","to":42}'));
+$popRk = fn($i) => $popQ->pop(10);
+$seedPopR = bench_phpredis();
+$seedPopR->setOption(Redis::OPT_PREFIX, $ns . 'pop:');
+$seedPop = new DelayQueue($seedPopR);
+$seedPopR->multi(Redis::PIPELINE);
+for ($i = 0; $i < 100000; $i++) $seedPop->push('{"job":"mail","to":' . $i . '}', 0);
+$seedPopR->exec();
+$popSeed = fn($i) => $seedPop->consume(10);
 $srv = [
     ['setScore', fn($i) => $lb->setScore('m' . ($i % 1000), $i), 'ZADD', fn($i) => $seedLb->setScore('m' . ($i % 1000), $i)],
     ['top(10)', fn() => $lb->top(10), 'ZREVRANGE WITHSCORES', fn() => $seedLb->top10()],
@@ -79,52 +97,28 @@ $srv = [
     ['limiter check (sliding)', $allowRk($big, 'srv'), 'Laravel DurationLimiter', $allowLv($big, 'srv')],
     ['limiter check (sliding)', $allowRk($big, 'srv'), 'seed pipeline', (function () use ($ns) { $l = new SlidingWindowLimiter(bench_phpredis()); return fn($i) => $l->allow($ns . 'seed-srv', PHP_INT_MAX, 60); })()],
     ['limiter check (gcra)', (function () use ($url, $ns, $big) { $rl = new RedisKit\RateLimiter('g', $big, 60.0, $url, ['prefix' => $ns, 'algorithm' => 'gcra']); return fn() => $rl->allow('srv'); })(), 'Laravel DurationLimiter', $allowLv($big, 'srv2')],
-    ['push', fn($i) => $q->push('{"job":"mail","to":42}', 60.0), 'seed ZADD', fn($i) => $seedQ->push('{"job":"mail","to":' . $i . '}', 60)],
+    ['limiter check (token bucket)', (function () use ($url, $ns, $big) { $rl = new RedisKit\RateLimiter('t', $big, 60.0, $url, ['prefix' => $ns, 'algorithm' => 'token_bucket', 'local_block' => false]); return fn() => $rl->allow('srv'); })(), 'Laravel DurationLimiter', $allowLv($big, 'srv3')],
+    ['push (due now)', fn($i) => $q->push('{"job":"mail","to":42}'), "Laravel queue push (RedisQueue's push script)", $laravelPush('srv')],
+    ['push with a delay', fn($i) => $q->push('{"job":"mail","to":42}', 60.0), 'Laravel later() (one ZADD)', $laravelLater('srv')],
+    ['push with a delay', fn($i) => $q->push('{"job":"mail","to":42}', 60.0), 'seed ZADD', fn($i) => $seedQ->push('{"job":"mail","to":' . $i . '}', 60)],
+    ['pop(10) claim', $popRk, 'seed ZRANGEBYSCORE + ZREM each', $popSeed],
 ];
 foreach ($srv as [$op, $rk, $peer, $pf]) {
-    printf("SRV|%s|%.2f|%s|%.2f\n", $op, redis_us($ctl, $rk), $peer, redis_us($ctl, $pf));
+    // slowlog (top-level entries) and commandstats (slowlog off), µs per operation
+    $a = redis_us($ctl, $rk);
+    $b = redis_us($ctl, $pf);
+    printf("SRV|%s|%.2f|%s|%.2f|%.2f|%.2f\n", $op, $a, $peer, $b, bench_stats_cost($ctl, $rk), bench_stats_cost($ctl, $pf));
 }
 $ctl->rawCommand('CONFIG', 'SET', 'slowlog-log-slower-than', '10000');
 
+if (getenv('RK_BENCH_SRV_ONLY')) {
+    foreach ($ctl->keys($ns . '*') ?: [] as $k) $ctl->del($k);
+    foreach ($ctl->keys('*' . $ns . '*') ?: [] as $k) $ctl->del($k);
+    exit(0);
+}
+
 // ---- 3. throughput of 8 and 32 concurrent processes for 2 s each, and the
 // Redis CPU (INFO cpu, user + sys of the server) per 1,000 operations
-function redis_cpu(Redis $ctl): float
-{
-    $i = $ctl->info('cpu');
-    return (float)$i['used_cpu_user'] + (float)$i['used_cpu_sys'];
-}
-function concurrent(Redis $ctl, callable $make, int $procs, float $secs): array
-{
-    $pipes = [];
-    $start = hrtime(true) + 300_000_000;
-    for ($p = 0; $p < $procs; $p++) {
-        [$ps, $cs] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            fclose($ps);
-            $fn = $make($p);
-            for ($i = 0; $i < 20; $i++) $fn($i);
-            while (hrtime(true) < $start) usleep(500);
-            $end = $start + (int)($secs * 1e9);
-            $n = 0;
-            do { for ($i = 0; $i < 10; $i++) $fn($n + $i); $n += 10; } while (hrtime(true) < $end);
-            fwrite($cs, "$n\n");
-            exit(0);
-        }
-        fclose($cs);
-        $pipes[$pid] = $ps;
-    }
-    while (hrtime(true) < $start) usleep(500);
-    $c0 = redis_cpu($ctl);
-    $total = 0;
-    foreach ($pipes as $pid => $ps) {
-        $total += (int)fgets($ps);
-        fclose($ps);
-        pcntl_waitpid($pid, $st);
-    }
-    $c1 = redis_cpu($ctl);
-    return [$total / $secs, ($c1 - $c0) * 1000 / max(1, $total) * 1000]; // ops/s, Redis CPU ms per 1,000 ops
-}
 $conc = [
     ['lock cycle', fn($p) => (function () use ($url, $ns, $p) { return function () use ($url, $ns, $p) { $l = new RedisKit\RedisLock("c$p", $url, ['prefix' => $ns]); $l->acquire(); $l->release(); }; })(),
         'Laravel PhpRedisLock', fn($p) => (function () use ($ns, $p) { $c = laravel_connection(); return function () use ($c, $ns, $p) { $l = new Illuminate\Cache\PhpRedisLock($c, $ns . "lvc$p", 10); $l->acquire(); $l->release(); }; })()],
@@ -137,10 +131,28 @@ $conc = [
     ['push', fn($p) => (function () use ($url, $ns, $p) { $q = new RedisKit\DelayQueue("cq$p", $url, ['prefix' => $ns]); return fn($i) => $q->push('{"job":"mail"}', 60.0); })(),
         'seed ZADD', fn($p) => (function () use ($ns, $p) { $r = bench_phpredis(); $r->setOption(Redis::OPT_PREFIX, $ns . "p$p:"); $q = new DelayQueue($r); return fn($i) => $q->push('{"job":"mail","n":' . $i . '}', 60); })()],
 ];
+$conc[] = ['push', fn($p) => (function () use ($url, $ns, $p) { $q = new RedisKit\DelayQueue("cq$p", $url, ['prefix' => $ns]); return fn($i) => $q->push('{"job":"mail"}'); })(),
+    "Laravel queue push (RedisQueue's push script)", fn($p) => $laravelPush("c$p")];
 foreach ([8, 32] as $procs) {
+    // one lock shared by every process: acquisitions/s and the handoff p50
+    $hot = bench_hot_lock($ctl, function ($p) use ($url, $ns) {
+        $l = new RedisKit\RedisLock('hot', $url, ['prefix' => $ns, 'ttl' => 10.0]);
+        return fn() => $l->acquire(5.0) ? fn() => $l->release() : null;
+    }, $procs, 2.0);
+    $seedHot = bench_hot_lock($ctl, function ($p) use ($ns) {
+        $l = new SeedRedisLock(bench_phpredis(), $ns . 'seed-hot');
+        return function () use ($l) {
+            for ($t = 0; $t < 5000; $t++) {
+                if ($l->tryAcquire()) return fn() => $l->release();
+                usleep(1000);                         // the seed's polling loop, every 1 ms
+            }
+            return null;
+        };
+    }, $procs, 2.0);
+    printf("HOT|%d|%.0f|%.2f|%.1f|%.0f|%.2f|%.1f\n", $procs, $hot[0], $hot[1], $hot[2], $seedHot[0], $seedHot[1], $seedHot[2]);
     foreach ($conc as [$op, $rk, $peer, $pf]) {
-        [$a, $ac] = concurrent($ctl, $rk, $procs, 2.0);
-        [$b, $bc] = concurrent($ctl, $pf, $procs, 2.0);
+        [$a, $ac] = bench_concurrent($ctl, $rk, $procs, 2.0);
+        [$b, $bc] = bench_concurrent($ctl, $pf, $procs, 2.0);
         printf("CONC|%d|%s|%.0f|%.1f|%s|%.0f|%.1f\n", $procs, $op, $a, $ac, $peer, $b, $bc);
     }
 }

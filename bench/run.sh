@@ -33,8 +33,40 @@ ping=$(redis-benchmark -p "$port" -c 1 -n 50000 -q -t ping 2>/dev/null | grep -m
   echo "| operation | rediskit ops/s | peer ops/s | ratio |"
   echo "|---|---:|---:|---:|"
 } > "$out"
+# The build before this round of Redis-side work (BENCH_BEFORE: a commit;
+# empty to skip), built once into target/bench-before/, gives the "before"
+# columns of the Redis-side tables from this same run and redis-server.
+before_ref=${BENCH_BEFORE-eb0f34b}
+before_ext=""
+if [ -n "$before_ref" ] && git rev-parse -q --verify "$before_ref^{commit}" >/dev/null 2>&1; then
+  bdir="$PWD/target/bench-before/$before_ref"
+  if [ ! -f "$bdir/librediskit.so" ]; then
+    echo "== building $before_ref for the 'before' columns (once)" >&2
+    rm -rf "$bdir/src" && mkdir -p "$bdir/src"
+    git archive "$before_ref" | tar -x -C "$bdir/src"
+    (cd "$bdir/src" && CARGO_TARGET_DIR="$bdir/target" cargo build --release --locked -q >&2) \
+      && cp "$bdir/target/release/librediskit.so" "$bdir/librediskit.so"
+  fi
+  [ -f "$bdir/librediskit.so" ] && before_ext="$bdir/librediskit.so"
+fi
+bsrv=()
+bhot=()
+bconc=()
+if [ -n "$before_ext" ]; then
+  echo "== bench/peers.php with the build of $before_ref" >&2
+  BPHPARGS=("${PHPARGS[@]}")
+  for i in "${!BPHPARGS[@]}"; do [ "${BPHPARGS[$i]}" = "extension=$EXT" ] && BPHPARGS[$i]="extension=$before_ext"; done
+  while IFS= read -r line; do
+    case "$line" in
+      SRV\|*) bsrv+=("${line#SRV|}") ;;
+      HOT\|*) bhot+=("${line#HOT|}") ;;
+      CONC\|*) bconc+=("${line#CONC|}") ;;
+    esac
+  done < <(RK_BENCH_BEFORE=1 php "${BPHPARGS[@]}" bench/peers.php)
+fi
 infos=()
 srv=()
+hot=()
 conc=()
 for f in bench/*.php; do
   [ "$f" = bench/cpu.php ] && continue
@@ -48,6 +80,7 @@ for f in bench/*.php; do
       INFO\|*) infos+=("${line#INFO|}") ;;
       SRV\|*) srv+=("${line#SRV|}") ;;
       CONC\|*) conc+=("${line#CONC|}") ;;
+      HOT\|*) hot+=("${line#HOT|}") ;;
       *) echo "$line" >&2 ;;
     esac
   done < <(php "${PHPARGS[@]}" "$f")
@@ -55,18 +88,47 @@ done
 if [ ${#infos[@]} -gt 0 ]; then
   { echo; echo "Other measurements:"; echo; for i in "${infos[@]}"; do echo "- $i"; done; } >> "$out"
 fi
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (x == "" || y == "" || x == "-" || y == "-" || y == 0) print "-"; else printf "%.2fx", x / y }'; }
+# the before run's value of field $2 for the row "$1" (SRV rows are matched by operation and peer)
+before_srv() {
+  local key=$1 field=$2 l
+  for l in "${bsrv[@]}"; do
+    IFS='|' read -r -a f <<< "$l"
+    [ "${f[0]}|${f[2]}" = "$key" ] && { echo "${f[$field]:--}"; return; }
+  done
+  echo "-"
+}
 if [ ${#srv[@]} -gt 0 ]; then
   {
     echo
     echo "## Redis-side execution per operation"
     echo
-    echo "SLOWLOG at threshold 0, top-level entries only (a script's entry includes every command it calls), µs per operation, 2,000 operations each (bench/peers.php)."
+    echo "µs of Redis execution per operation, top-level commands only (a script's figure includes every command it calls), 2,000 operations each (bench/peers.php); \"before\" is the build of ${before_ref:-(none)} in the same run, against the same redis-server. Two methods:"
     echo
-    echo "| operation | rediskit µs | peer | peer µs | rediskit / peer |"
-    echo "|---|---:|---|---:|---:|"
+    echo "- **slowlog**: SLOWLOG at threshold 0, top-level entries. Redis also logs every command a script calls, and the cost of those entries is billed to the script (about 0.3 µs or more per call): this method overstates scripts against plain commands."
+    echo "- **commandstats**: INFO commandstats with the slowlog off, the top-level commands' usec (a script's usec includes its calls; a command also called inside a script counts only for its top-level share). Best of 3 passes."
+    echo
+    echo "| operation | peer | before, slowlog | after, slowlog | peer, slowlog | after / peer | before, commandstats | after, commandstats | peer, commandstats | after / peer |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     for l in "${srv[@]}"; do
-      IFS='|' read -r op a peer b <<< "$l"
-      echo "| $op | $a | $peer | $b | $(awk -v x="$a" -v y="$b" 'BEGIN { printf "%.2fx", x / y }') |"
+      IFS='|' read -r op a peer b as bs <<< "$l"
+      echo "| $op | $peer | $(before_srv "$op|$peer" 1) | $a | $b | $(ratio "$a" "$b") | $(before_srv "$op|$peer" 4) | ${as:--} | ${bs:--} | $(ratio "${as:-}" "${bs:-}") |"
+    done
+  } >> "$out"
+fi
+if [ ${#hot[@]} -gt 0 ]; then
+  {
+    echo
+    echo "## One hot lock"
+    echo
+    echo "N processes share one lock for 2 s, each looping acquire (waiting up to 5 s) + release: acquisitions per second, the handoff p50 (ms from a release to the next acquisition by another process), Redis CPU per 1,000 acquisitions. Peer: the seed's SET NX EX retried every 1 ms, EVAL release (bench/peers.php)."
+    echo
+    echo "| processes | before acq/s | after acq/s | handoff p50 ms (before / after) | Redis ms / 1k (before / after) | seed acq/s | seed handoff p50 ms | seed Redis ms / 1k | after / seed |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for i in "${!hot[@]}"; do
+      IFS='|' read -r n a ap ac b bp bc <<< "${hot[$i]}"
+      IFS='|' read -r _ ba bap bac _ <<< "${bhot[$i]:-}"
+      echo "| $n | ${ba:--} | $a | ${bap:--} / $ap | ${bac:--} / $ac | $b | $bp | $bc | $(ratio "$a" "$b") |"
     done
   } >> "$out"
 fi
@@ -77,13 +139,49 @@ if [ ${#conc[@]} -gt 0 ]; then
     echo
     echo "N PHP processes (pcntl_fork) against the one redis-server for 2 s, total ops/s; Redis CPU is the server's user + sys time (INFO cpu) per 1,000 operations (bench/peers.php)."
     echo
-    echo "| processes | operation | rediskit ops/s | Redis ms / 1k ops | peer | peer ops/s | Redis ms / 1k ops | ops ratio |"
-    echo "|---:|---|---:|---:|---|---:|---:|---:|"
+    echo "| processes | operation | peer | before ops/s | after ops/s | after: Redis ms / 1k ops | peer ops/s | peer: Redis ms / 1k ops | after / peer |"
+    echo "|---:|---|---|---:|---:|---:|---:|---:|---:|"
     for l in "${conc[@]}"; do
       IFS='|' read -r n op a ac peer b bc <<< "$l"
-      echo "| $n | $op | $a | $ac | $peer | $b | $bc | $(awk -v x="$a" -v y="$b" 'BEGIN { printf "%.2fx", x / y }') |"
+      before="-"
+      for bl in "${bconc[@]}"; do
+        IFS='|' read -r bn bop ba _ bpeer _ <<< "$bl"
+        [ "$bn|$bop|$bpeer" = "$n|$op|$peer" ] && before=$ba
+      done
+      echo "| $n | $op | $peer | $before | $a | $ac | $b | $bc | $(ratio "$a" "$b") |"
     done
   } >> "$out"
+fi
+# The Redis-side table once more against Valkey: the sid chroot's
+# valkey-server (the chroot make test builds; skipped without it), this PHP.
+vroot="${RK_CACHE:-/var/cache/rediskit}/chroot/sid-php8.5"
+if [ -x "$vroot/usr/bin/valkey-server" ]; then
+  vport=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+  php-tests/tools/platform.sh run sid-php8.5 valkey-server --port "$vport" --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &
+  for _ in $(seq 100); do redis-cli -p "$vport" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+  vver=$(redis-cli -p "$vport" info server 2>/dev/null | tr -d '\r' | grep -E '^(valkey_version|server_name)' | tr '\n' ' ')
+  vsrv=()
+  echo "== bench/peers.php against Valkey ($vver)" >&2
+  while IFS= read -r line; do
+    case "$line" in SRV\|*) vsrv+=("${line#SRV|}") ;; esac
+  done < <(REDIS_URL="redis://127.0.0.1:$vport" RK_BENCH_SRV_ONLY=1 php "${PHPARGS[@]}" bench/peers.php)
+  redis-cli -p "$vport" shutdown nosave >/dev/null 2>&1
+  wait
+  if [ ${#vsrv[@]} -gt 0 ]; then
+    {
+      echo
+      echo "## Redis-side execution per operation, on Valkey"
+      echo
+      echo "The table above once more against Valkey ($(echo "$vver" | grep -oE 'valkey_version:[0-9.]+' | sed 's/valkey_version:/Valkey /'), the sid chroot's valkey-server; PHP and the client as above), this build only."
+      echo
+      echo "| operation | peer | rediskit, slowlog | peer, slowlog | rediskit / peer | rediskit, commandstats | peer, commandstats | rediskit / peer |"
+      echo "|---|---|---:|---:|---:|---:|---:|---:|"
+      for l in "${vsrv[@]}"; do
+        IFS='|' read -r op a peer b as bs <<< "$l"
+        echo "| $op | $peer | $a | $b | $(ratio "$a" "$b") | ${as:--} | ${bs:--} | $(ratio "${as:-}" "${bs:-}") |"
+      done
+    } >> "$out"
+  fi
 fi
 [ -n "$memory" ] && { echo; echo "$memory"; } >> "$out"
 # client instructions per call (callgrind): writes its section into $out

@@ -156,6 +156,17 @@ foreach (['rk' => $rkT, 'sf' => $sfT] as $k => $t) {
 }
 bench_row("$sv Messenger send(): rediskit:// vs Symfony's Redis transport (streams, phpredis)", $rates['rk']['send'], $rates['sf']['send']);
 bench_row("$sv Messenger get() + ack(): rediskit:// vs Symfony's Redis transport", $rates['rk']['get'], $rates['sf']['get']);
+// send() from 8 and 32 processes, each with its own transport (and connection)
+$ctl = bench_phpredis();
+foreach ([8, 32] as $procs) {
+    [$a, $ac] = bench_concurrent($ctl, function ($q) { $t = sf_transport(['queue' => 'conc', 'block_for' => 0]); return fn($i) => $t->send(new Envelope(new SfJob($i))); }, $procs, 2.0);
+    [$b, $bc] = bench_concurrent($ctl, function ($q) use ($p, $ns, $serializer) {
+        $t = (new Symfony\Component\Messenger\Bridge\Redis\Transport\RedisTransportFactory())->createTransport(
+            "redis://{$p['host']}:{$p['port']}/{$ns}sfconc", ['delete_after_ack' => true, 'delete_after_reject' => true], $serializer);
+        return fn($i) => $t->send(new Envelope(new SfJob($i)));
+    }, $procs, 2.0);
+    printf("CONC|%d|%s Messenger send()|%.0f|%.1f|Symfony's Redis transport|%.0f|%.1f\n", $procs, $sv, $a, $ac, $b, $bc);
+}
 
 // delayed messages: an idle consumer, how late it gets them (negative: early)
 function sf_lateness(callable $make, int $n): array
