@@ -52,6 +52,15 @@ local function purge(w, q, n, priv, ms)
   end
 end
 
+-- The wake-up hint of fair waiter `head`, unless one is pending already.
+local function wake_head(priv, head, hb)
+  local pk = priv .. head
+  if redis.call('LLEN', pk) == 0 then
+    redis.call('RPUSH', pk, '1')
+    redis.call('PEXPIRE', pk, hb)
+  end
+end
+
 -- The lock is free now (released, forced, or its holder's turn given up):
 -- reserve it for the head of the fair queue and wake that one, or else
 -- delete it and wake one waiter. Never more hints pending than there are
@@ -61,11 +70,7 @@ local function free(k, w, q, n, priv, hb, ms)
   local head = redis.call('ZRANGE', q, 0, 0)[1]
   if head then
     redis.call('SET', k, RESERVED, 'PX', 2 * hb)
-    local pk = priv .. head
-    if redis.call('LLEN', pk) == 0 then
-      redis.call('RPUSH', pk, '1')
-      redis.call('PEXPIRE', pk, hb)
-    end
+    wake_head(priv, head, hb)
     return
   end
   redis.call('DEL', k)

@@ -23,11 +23,7 @@ if free and (holder == RESERVED or redis.call('EXISTS', q) == 1) then
     turn = false
     if holder then
       -- reserved: make sure that head (maybe new, after a purge) knows
-      local pk = priv .. head
-      if redis.call('LLEN', pk) == 0 then
-        redis.call('RPUSH', pk, '1')
-        redis.call('PEXPIRE', pk, hb)
-      end
+      wake_head(priv, head, hb)
     else
       free(lock, w, q, n, priv, hb, ms)
     end
