@@ -81,8 +81,8 @@ board rank (plain)        ok
 lock acquire, free        ok
 lock acquire, busy        RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_try, sent as EVALSHA, on key 'acl:l')
 lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 8 more)
+queue push                RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_push, sent as EVALSHA, on key 'acl:q' and 9 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 9 more)
 limiter attempt           RedisKit\Exception: NOPERM %s permissions to run the 'evalsha' command (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 EVAL fallbacks: 0
 == nocache
@@ -92,8 +92,8 @@ board rank (plain)        ok
 lock acquire, free        ok
 lock acquire, busy        RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_try, not in the server's script cache, sent again as EVAL, on key 'acl:l')
 lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script lock_acquire, not in the server's script cache, sent again as EVAL, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_push, not in the server's script cache, sent again as EVAL, on key 'acl:q' and 8 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_pop, not in the server's script cache, sent again as EVAL, on key 'acl:empty' and 8 more)
+queue push                RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_push, not in the server's script cache, sent again as EVAL, on key 'acl:q' and 9 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script queue_pop, not in the server's script cache, sent again as EVAL, on key 'acl:empty' and 9 more)
 limiter attempt           RedisKit\Exception: NOPERM %s permissions to run the 'eval' command (script rl_sw, not in the server's script cache, sent again as EVAL, on key 'acl:r:sw:{k}')
 EVAL fallbacks: 7
 == noclient
@@ -113,8 +113,8 @@ board rank (plain)        RedisKit\Exception: NOPERM %s (command ZREVRANK on key
 lock acquire, free        RedisKit\Exception: NOPERM %s (command SET on key 'acl:free-otherkeys')
 lock acquire, busy        RedisKit\Exception: NOPERM %s (command SET on key 'acl:l')
 lock acquire, wait        RedisKit\Exception: NOPERM %s (command SET on key 'acl:l')
-queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 8 more)
+queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 9 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 9 more)
 limiter attempt           RedisKit\Exception: NOPERM %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 == mainonly
 board setScore (script)   RedisKit\Exception: NOPERM %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
@@ -123,8 +123,8 @@ board rank (plain)        ok
 lock acquire, free        ok
 lock acquire, busy        ok
 lock acquire, wait        RedisKit\Exception: NOPERM %s (script lock_acquire, sent as EVALSHA, on key 'acl:l' and 4 more)
-queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
-queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 8 more)
+queue push                RedisKit\Exception: NOPERM %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 9 more)
+queue pop, wait           RedisKit\Exception: NOPERM %s (script queue_pop, sent as EVALSHA, on key 'acl:empty' and 9 more)
 limiter attempt           ok
 == readonly
 board setScore (script)   RedisKit\Exception: ERR %s (script lb_set, sent as EVALSHA, on key 'acl:b' and 4 more)
@@ -133,7 +133,7 @@ board rank (plain)        ok
 lock acquire, free        RedisKit\Exception: NOPERM %s permissions to run the 'set' command (command SET on key 'acl:free-readonly')
 lock acquire, busy        RedisKit\Exception: NOPERM %s permissions to run the 'set' command (command SET on key 'acl:l')
 lock acquire, wait        RedisKit\Exception: NOPERM %s permissions to run the 'set' command (command SET on key 'acl:l')
-queue push                RedisKit\Exception: ERR %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 8 more)
+queue push                RedisKit\Exception: ERR %s (script queue_push, sent as EVALSHA, on key 'acl:q' and 9 more)
 queue pop, wait           RedisKit\Exception: NOPERM %s permissions to run the 'client|id' command (command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK)
 limiter attempt           RedisKit\Exception: ERR %s (script rl_sw, sent as EVALSHA, on key 'acl:r:sw:{k}')
 data changed by refused calls: 0

@@ -182,6 +182,7 @@ $ops = [
         $q->pop(1);                                          // puts the lapsed claim back
         $q->counts();
         $q->cancel($q->push('gone', 60));
+        $q->cancel($q->push('gone now'));                    // a ready job: found in the ready list
         // blocking pops: one ends when a job falls due, one times out
         $w = new RedisKit\DelayQueue('wait', $c);
         $w->push('soon', 0.05);
@@ -196,7 +197,7 @@ $ops = [
         pcntl_waitpid($pid, $st);
         $q->purge();
         $w->purge();
-        return 25;
+        return 27;
     },
     'RateLimiter' => function (string $c, RkRaw $raw): int {
         $n = 0;

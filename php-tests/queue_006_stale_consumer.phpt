@@ -14,6 +14,7 @@ function dump_state(RkRaw $raw, string $ns): array {
         if (str_ends_with($k, ':wake')) continue;          // wake-up hints only
         $out[$k] = match ($raw->cmd('TYPE', $k)) {
             'zset' => $raw->cmd('ZRANGE', $k, '0', '-1', 'WITHSCORES'),
+            'list' => $raw->cmd('LRANGE', $k, '0', '-1'),
             'hash' => (function ($h) { $a = []; for ($i = 0; $i < count($h); $i += 2) $a[$h[$i]] = $h[$i + 1]; ksort($a); return $a; })($raw->cmd('HGETALL', $k)),
             default => $raw->cmd('GET', $k),
         };

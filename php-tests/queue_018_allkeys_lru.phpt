@@ -38,12 +38,12 @@ function payloads(array $jobs): array {
 function b(?bool $v): string { return $v === null ? 'null' : ($v ? 'true' : 'false'); }
 
 echo "-- one key lost (as eviction loses it: the whole key at once), then the queue used on\n";
-foreach (['none', 'schedule', 'payload', 'inflight', 'dead', 'attempts', 'claim', 'seq', 'wake'] as $lost) {
+foreach (['none', 'schedule', 'ready', 'payload', 'inflight', 'dead', 'attempts', 'claim', 'seq', 'wake'] as $lost) {
     $name = "ev_$lost";
     $pushed = [];                               // ids are per queue
     $keys = ['schedule' => $name] + array_combine(
-        ['inflight', 'dead', 'payload', 'attempts', 'claim', 'seq', 'wake'],
-        array_map(fn($k) => '{' . $name . "}:$k", ['inflight', 'dead', 'payload', 'attempts', 'claim', 'seq', 'wake']));
+        ['ready', 'inflight', 'dead', 'payload', 'attempts', 'claim', 'seq', 'wake'],
+        array_map(fn($k) => '{' . $name . "}:$k", ['ready', 'inflight', 'dead', 'payload', 'attempts', 'claim', 'seq', 'wake']));
     $a = new RedisKit\DelayQueue($name, $s->url, ['visibility_timeout' => 60, 'max_attempts' => 5, 'backoff' => 0]);
     $m1 = new RedisKit\DelayQueue($name, $s->url, ['visibility_timeout' => 0.05, 'max_attempts' => 1]);
     $m2 = new RedisKit\DelayQueue($name, $s->url, ['visibility_timeout' => 0.05, 'backoff' => 3600]);
@@ -100,7 +100,8 @@ $q->purge();
 
 echo "-- real eviction of the id counter while jobs remain: new ids never repeat old ones\n";
 // allkeys-lru evicts the coldest key it samples: the counter is left cold
-// while the schedule and the payloads are used, then a filler flood starts.
+// while the jobs (in the ready list: pushed without a delay) and the
+// payloads are used, then a filler flood starts.
 // Sampling is approximate: a try that lost another queue key first proves
 // nothing about the counter and is made again (the checks hold in every try).
 $seqKey = '{seq}:seq';
@@ -117,11 +118,11 @@ for ($try = 0; $try < 10 && !$hit; $try++) {
     if (!rk_until(fn() => $raw->cmd('OBJECT', 'IDLETIME', $seqKey) >= 2, 20.0)) throw new RuntimeException('the counter never aged');
     $raw->cmd('CONFIG', 'SET', 'maxmemory', '4mb');
     for ($i = 0; $i < 2000 && $raw->cmd('EXISTS', $seqKey); $i++) {
-        $raw->cmd('TOUCH', 'seq', '{seq}:payload');
+        $raw->cmd('TOUCH', '{seq}:ready', '{seq}:payload');
         $raw->cmd('SET', "filler:$i", $filler);
     }
     $raw->cmd('CONFIG', 'SET', 'maxmemory', '0');
-    $intact = $raw->cmd('EXISTS', 'seq', '{seq}:payload') === 2;
+    $intact = $raw->cmd('EXISTS', '{seq}:ready', '{seq}:payload') === 2;
     $hit = (int)($intact && !$raw->cmd('EXISTS', $seqKey));
     $new = array_map(fn($i) => "new$i", range(1, 50));
     remember($ids = call(fn() => $q->pushMany($new)) ?? [], $new);
@@ -180,7 +181,8 @@ var_dump($errors);
 --EXPECT--
 -- one key lost (as eviction loses it: the whole key at once), then the queue used on
 none      ack flight true, late ack lapsed true, popped ["due","new1","new2"], dead ["dead"] attempts [1], requeued 1, then ["dead"], cancel later true, cancel lapsed false, counts 0/0/0/0, payloads left []
-schedule  ack flight true, late ack lapsed true, popped ["new1","new2"], dead ["dead"] attempts [1], requeued 1, then ["dead"], cancel later false, cancel lapsed false, counts 0/0/0/0, payloads left ["due","later"]
+schedule  ack flight true, late ack lapsed true, popped ["due","new1","new2"], dead ["dead"] attempts [1], requeued 1, then ["dead"], cancel later false, cancel lapsed false, counts 0/0/0/0, payloads left ["later"]
+ready     ack flight true, late ack lapsed true, popped ["new1","new2"], dead ["dead"] attempts [1], requeued 1, then ["dead"], cancel later true, cancel lapsed false, counts 0/0/0/0, payloads left ["due"]
 payload   ack flight true, late ack lapsed true, popped ["new1","new2"], dead [] attempts [], requeued 0, then [], cancel later true, cancel lapsed false, counts 0/0/0/0, payloads left []
 inflight  ack flight false, late ack lapsed true, popped ["due","new1","new2"], dead ["dead"] attempts [1], requeued 1, then ["dead"], cancel later true, cancel lapsed false, counts 0/0/0/0, payloads left ["flight"]
 dead      ack flight true, late ack lapsed true, popped ["due","new1","new2"], dead [] attempts [], requeued 0, then [], cancel later true, cancel lapsed false, counts 0/0/0/0, payloads left ["dead"]

@@ -5,9 +5,13 @@
 //!
 //! Key layout (main key `K` = prefix . name; every other key shares its
 //! Redis Cluster hash slot):
-//! - `K`: schedule, a sorted set `id -> due time (unix ms)`. Ids are 16-digit
-//!   zero-padded sequence numbers, so Redis's order of equal scores (lexical)
-//!   is push order.
+//! - `K`: schedule, a sorted set `id -> due time (unix ms)`: jobs pushed with
+//!   a delay or a due time, retries, lapsed claims, requeued dead jobs. Ids
+//!   are 16-digit zero-padded sequence numbers, so Redis's order of equal
+//!   scores (lexical) is push order.
+//! - `{K}:ready`: list of jobs pushed without a delay, `"<id>:<due ms>"` in
+//!   push order (an append costs Redis far less than a sorted-set insert);
+//!   `pop` merges it with the schedule's due jobs by (due time, id).
 //! - `{K}:inflight`: sorted set `"<id>|<owner>" -> visibility deadline (unix
 //!   ms)`: the claim and whose it is (the owner is the consumer identity).
 //! - `{K}:dead`: sorted set `id -> dead-lettered at (unix ms)`.
@@ -19,6 +23,8 @@
 //! - `{K}:seq`: the last id handed out (kept by `purge`, so ids never repeat).
 //! - `{K}:wake`: wake-up tokens for consumers blocked in `pop` (a short,
 //!   capped, expiring list; hints only).
+//! - `{K}:waiting`: set while a consumer may be blocked in `pop`; writers
+//!   push wake-up tokens only while it exists.
 //!
 //! Claims: every `DelayQueue` value has a consumer identity (random, renewed
 //! in a forked child). `pop` records it with each job it claims, and `ack`,
@@ -105,7 +111,7 @@ impl Config {
 #[derive(Debug)]
 pub struct DelayQueue {
     dsn: Arc<Dsn>,
-    keys: [Vec<u8>; 9],
+    keys: [Vec<u8>; 10],
     cfg: Config,
     cfg_arg: String,
     /// The `consumer` option; `None`: this worker process's identity.
@@ -210,6 +216,7 @@ impl DelayQueue {
             aux_key(&key, "seq"),
             aux_key(&key, "wake"),
             aux_key(&key, "waiting"),
+            aux_key(&key, "ready"),
         ];
         DelayQueue {
             dsn,
@@ -559,7 +566,7 @@ impl DelayQueue {
         for k in &self.keys[..6] {
             a.push(k);
         }
-        a.push(self.wake_key());
+        a.push(self.wake_key()).push(&self.keys[9]);
         conn::command(&self.dsn, &a, true).map(|_| ())
     }
 }
@@ -868,6 +875,43 @@ mod tests {
         assert_eq!(got[7].payload, b"p7");
         assert_eq!(got[2346].payload, b"b");
         cleanup(&q);
+    }
+
+    /// Jobs pushed without a delay (the ready list) and the schedule's due
+    /// jobs come out as one sequence in (due time, id) order, across pops
+    /// that take part of each, and the ready list is counted and cancelled.
+    #[test]
+    fn ready_list_and_schedule_merge_in_due_order() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 0,
+            backoff_ms: 0,
+        });
+        let now = redis_ms(&q) as f64 / 1000.0;
+        let r1 = q.push(b"r1", 0.0).unwrap(); // ready, due now
+        let s1 = q.push_at(b"s1", now - 5.0).unwrap(); // schedule, due 5 s ago
+        let r2 = q.push(b"r2", 0.0).unwrap();
+        let gone = q.push(b"gone", 0.0).unwrap();
+        let s2 = q.push_at(b"s2", now - 1.0).unwrap();
+        let later = q.push(b"later", 3600.0).unwrap();
+        let r3 = q.push_many(&[b"r3", b"r4"], 0.0).unwrap();
+        let c = q.counts().unwrap();
+        assert_eq!((c.scheduled, c.due, c.in_flight), (1, 7, 0), "{c:?}");
+        assert!(q.cancel(&gone).unwrap(), "a ready job is cancelled");
+        assert!(!q.cancel(&gone).unwrap(), "once");
+        let mut got = Vec::new();
+        for n in [1, 2, 1, 3] {
+            got.extend(q.pop(n, 0.0).unwrap().into_iter().map(|j| j.id));
+        }
+        assert_eq!(got, vec![s1, s2, r1, r2, r3[0].clone(), r3[1].clone()]);
+        assert!(
+            q.pop(10, 0.0).unwrap().is_empty(),
+            "the later job is not due"
+        );
+        let c = q.counts().unwrap();
+        assert_eq!((c.scheduled, c.due, c.in_flight), (1, 0, 6), "{c:?}");
+        assert!(q.cancel(&later).unwrap());
+        q.purge().unwrap();
     }
 
     #[test]

@@ -10,10 +10,15 @@
 -- KEYS[8] wake-up list (tokens for consumers blocked in pop with a wait)
 -- KEYS[9] "someone may be waiting": set by a pop about to block, for as long
 --         as it may block; writers push wake-up tokens only while it exists
+-- KEYS[10] ready list: jobs pushed due now ("<id>:<due ms>", push order). A
+--          push without a delay appends here (RPUSH: far cheaper for Redis
+--          than a sorted-set insert); pop merges it with the schedule's due
+--          jobs in (due time, id) order. Everything else (delays, retries,
+--          lapsed claims, requeued dead jobs) goes to the schedule.
 -- ARGV[1] config "visibility_ms;max_attempts;backoff_ms"
 -- ARGV[2] the caller's consumer identity ('' when it does not matter)
-local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY, WAITING =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY, WAITING, READY =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local VT, MAX_ATTEMPTS, BACKOFF = string.match(ARGV[1], '^(%d+);(%d+);(%d+)$')
 if not VT then return redis.error_reply('ERR rediskit: bad queue config') end
 VT, MAX_ATTEMPTS, BACKOFF = tonumber(VT), tonumber(MAX_ATTEMPTS), tonumber(BACKOFF)
@@ -47,11 +52,23 @@ local function due_after(delay_us)
   return math.ceil((NOW_US + delay_us) / 1000)
 end
 
--- Due ms of the first scheduled job, or nil.
+-- A ready-list entry's id and due ms.
+local function ready_entry(e)
+  local c = string.find(e, ':', 1, true)
+  if not c then return e, 0 end
+  return string.sub(e, 1, c - 1), tonumber(string.sub(e, c + 1)) or 0
+end
+
+-- Due ms of the first job (scheduled or ready), or nil.
 local function head_due()
+  local r = redis.call('LINDEX', READY, 0)
   local h = redis.call('ZRANGE', SCHED, 0, 0, 'WITHSCORES')
-  if h[2] then return tonumber(h[2]) end
-  return nil
+  local d = h[2] and tonumber(h[2])
+  if r then
+    local _, rd = ready_entry(r)
+    if not d or rd < d then d = rd end
+  end
+  return d
 end
 
 -- A wake-up token for a consumer blocked in pop(), if one may be.
@@ -70,11 +87,15 @@ local function wake()
   if someone_waits() then wake_now() end
 end
 
--- Call after scheduling jobs due at due_ms, with the head's due time from
--- before: a consumer blocked in pop() sleeps until the head is due, so it
--- needs a wake-up only if the new jobs are due now or earlier than the head.
-local function wake_if_earlier(due_ms, old_head)
-  if due_ms <= NOW_MS or not old_head or due_ms < old_head then wake() end
+-- Call before scheduling jobs due at due_ms: whether a consumer blocked in
+-- pop() must be woken for them. It sleeps until the head is due, so it needs
+-- a wake-up only if the new jobs are due now or earlier than the head.
+-- (Reads the head only when someone waits.)
+local function needs_wake(due_ms)
+  if not someone_waits() then return false end
+  if due_ms <= NOW_MS then return true end
+  local old_head = head_due()
+  return not old_head or due_ms < old_head
 end
 
 -- A pop about to block for up to ms: pushes wake it from now on. The
@@ -103,14 +124,15 @@ local function forget(id)
   redis.call('HDEL', CLAIM, id)
 end
 
--- Takes n new job ids: returns base, the ids being base+1 .. base+n. A push's
+-- Takes n new job ids: returns base, the ids being base+1 .. base+n (and
+-- true if it had to make the counter). A push's
 -- first write: under maxmemory, Redis refuses a script only at its first
 -- write (and lets it finish once it has written), so a refused push has
 -- written nothing, not even the counter.
 local function alloc_ids(n)
   local last = redis.call('INCRBY', SEQ, n)
   if last > n then
-    return last - n
+    return last - n, false
   end
   -- There was no counter (INCRBY just made it, at n): a new queue, or one
   -- whose counter was evicted (an allkeys-* maxmemory-policy, which may take
@@ -119,7 +141,7 @@ local function alloc_ids(n)
   -- above every id handed out before unless more jobs were pushed than
   -- microseconds passed since. Still 16 digits until the year 2286.
   redis.call('SET', SEQ, fmt(NOW_US + n))
-  return NOW_US
+  return NOW_US, true
 end
 
 -- Most lapsed claims one script puts back (bounded work: a mass expiry is

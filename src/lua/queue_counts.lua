@@ -5,4 +5,5 @@
 put_back_lapsed()
 local total = redis.call('ZCARD', SCHED)
 local due = redis.call('ZCOUNT', SCHED, '-inf', fmt(NOW_MS))
-return { total - due, due, redis.call('ZCARD', FLIGHT), redis.call('ZCARD', DEAD) }
+local ready = redis.call('LLEN', READY)
+return { total - due, due + ready, redis.call('ZCARD', FLIGHT), redis.call('ZCARD', DEAD) }

@@ -21,7 +21,8 @@ local REMNANT_LIMIT = 1000
 local _, died = put_back_lapsed()
 
 -- 2. claim: fetch one more than asked, to learn whether more are due (and
--- more after remnants were met), then take the first k of the schedule
+-- more after remnants were met), then take the first k of the schedule and
+-- the ready list together
 local now_ms = fmt(NOW_MS)
 local out = { 0, died }
 local claimed, dropped = 0, 0
@@ -32,55 +33,108 @@ local deadline = fmt(math.ceil(NOW_US / 1000) + VT)
 local suffix = '|' .. OWNER
 local fetch = max + 1
 while true do
+  -- the schedule's due jobs and the ready list's head, merged in (due
+  -- time, id) order; a source whose fetched slice was full may hold more
+  -- beyond it, so the merge stops where such a slice ends
   local due = redis.call('ZRANGE', SCHED, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, fetch, 'WITHSCORES')
-  local cnt = #due / 2
-  if cnt == 0 then more_due = false break end
-  if has_attempts == nil then
+  local ns = #due / 2
+  local rdy, want
+  if ns == 0 and dropped == 0 then
+    -- the common case, nothing scheduled is due: the ready list's head is
+    -- popped at once (jobs pushed without a delay never failed: no
+    -- attempts or lapsed claims to look up)
+    want = max - claimed
+    rdy = redis.call('LPOP', READY, want) or {}
+  else
+    rdy = redis.call('LRANGE', READY, 0, fetch - 1)
+  end
+  local nr = #rdy
+  if ns + nr == 0 then more_due = false break end
+  if has_attempts == nil and ns > 0 then
     -- most jobs never failed: skip the lookups while no job has
     has_attempts = redis.call('HLEN', ATTEMPTS) > 0
     has_claims = redis.call('HLEN', CLAIM) > 0
   end
-  local take = math.min(cnt, max - claimed + REMNANT_LIMIT - dropped)
-  local ids = {}
-  for i = 1, take do ids[i] = due[2 * i - 1] end
+  local room = max - claimed + REMNANT_LIMIT - dropped
+  local ids, dues, ready, i, j = {}, {}, {}, 1, 1
+  local rid, rdue
+  if nr > 0 then rid, rdue = ready_entry(rdy[1]) end
+  while #ids < room do
+    local s_ok, r_ok = i <= ns, j <= nr
+    if not s_ok and not r_ok then break end
+    local from_ready
+    if not s_ok then
+      if ns == fetch then break end
+      from_ready = true
+    elseif not r_ok then
+      if nr == fetch then break end
+      from_ready = false
+    else
+      local sd = tonumber(due[2 * i])
+      from_ready = rdue < sd or (rdue == sd and rid < due[2 * i - 1])
+    end
+    if from_ready then
+      ids[#ids + 1] = rid
+      dues[#dues + 1] = fmt(rdue)
+      ready[#ready + 1] = true
+      j = j + 1
+      if j <= nr then rid, rdue = ready_entry(rdy[j]) end
+    else
+      ids[#ids + 1] = due[2 * i - 1]
+      dues[#dues + 1] = due[2 * i]
+      ready[#ready + 1] = false
+      i = i + 1
+    end
+  end
+  local take = #ids
   local payloads = redis.call('HMGET', PAYLOAD, unpack(ids))
   local attempts = {}
   if has_attempts then attempts = redis.call('HMGET', ATTEMPTS, unpack(ids)) end
   local zadd, mine, k = {}, {}, 0
-  for j = 1, take do
+  for x = 1, take do
     if claimed == max or dropped == REMNANT_LIMIT then break end
-    k = j
-    local id, p = ids[j], payloads[j]
+    k = x
+    local id, p = ids[x], payloads[x]
     if p then
       zadd[#zadd + 1] = deadline
       zadd[#zadd + 1] = id .. suffix
       mine[#mine + 1] = id
       out[#out + 1] = id
       out[#out + 1] = p
-      out[#out + 1] = attempts[j] or false
-      out[#out + 1] = due[2 * j]
+      out[#out + 1] = attempts[x] or false
+      out[#out + 1] = dues[x]
       claimed = claimed + 1
     else
       forget(id) -- remnant of a job whose data was deleted (by hand, or evicted)
       dropped = dropped + 1
     end
   end
-  -- the k looked at are the first k of the schedule
-  redis.call('ZREMRANGEBYRANK', SCHED, 0, k - 1)
+  -- the k looked at are the first ks of the schedule and kr of the ready list
+  local ks, kr = 0, 0
+  for x = 1, k do
+    if ready[x] then kr = kr + 1 else ks = ks + 1 end
+  end
+  if ks > 0 then redis.call('ZREMRANGEBYRANK', SCHED, 0, ks - 1) end
+  if kr > 0 and not want then redis.call('LTRIM', READY, kr, -1) end
   if #zadd > 0 then
     redis.call('ZADD', FLIGHT, unpack(zadd))
     -- a new claim ends the lapsed claims of earlier consumers
     if has_claims then redis.call('HDEL', CLAIM, unpack(mine)) end
   end
   -- (all fetched looked at: more may be due beyond them)
-  more_due = cnt > k or cnt == fetch
-  if claimed == max or cnt < fetch or dropped >= REMNANT_LIMIT then break end
+  if want then
+    -- popped: every one was claimed or dropped; the list may hold more only
+    -- if it gave all that was asked
+    more_due = nr == want
+    if claimed == max or nr < want then break end
+  else
+    more_due = ns > ks or ns == fetch or nr > kr or nr == fetch
+    if claimed == max or dropped >= REMNANT_LIMIT or (ns < fetch and nr < fetch and k == ns + nr) then break end
+  end
   -- remnants took slots: look further, a bigger slice at once
   fetch = math.min(max - claimed + 1 + dropped, max - claimed + REMNANT_LIMIT - dropped)
 end
 
--- a waiting consumer (woken by a push, maybe) left due jobs behind: pass the
--- wake-up on to the next waiting consumer
 if waiting and more_due and redis.call('LLEN', NOTIFY) == 0 then wake() end
 
 -- 3. for a caller about to wait: when the next job is due or claim expires

@@ -11,7 +11,6 @@ if ARGV[3] == 'id' then
 else
   ids = redis.call('ZRANGE', DEAD, 0, int_arg(4) - 1)
 end
-local old_head = head_due()
 local moved = 0
 for _, id in ipairs(ids) do
   if redis.call('ZREM', DEAD, id) == 1 then
@@ -25,5 +24,5 @@ for _, id in ipairs(ids) do
     end
   end
 end
-if moved > 0 then wake_if_earlier(NOW_MS, old_head) end
+if moved > 0 and needs_wake(NOW_MS) then wake_now() end
 return { moved, #ids }

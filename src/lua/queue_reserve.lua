@@ -3,4 +3,5 @@
 -- or, under maxmemory, refused here with nothing written. Returns base (the
 -- ids are base+1 .. base+n).
 --!include _queue_common.lua
-return alloc_ids(int_arg(3))
+local base = alloc_ids(int_arg(3))
+return base

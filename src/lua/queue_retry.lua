@@ -28,8 +28,8 @@ elseif lapsed_claim_of_caller(id) then
 else
   return 0
 end
-local old_head = head_due()
 local due = due_after(delay_us)
+local w = needs_wake(due)
 redis.call('ZADD', SCHED, fmt(due), id)
-wake_if_earlier(due, old_head)
+if w then wake_now() end
 return 1

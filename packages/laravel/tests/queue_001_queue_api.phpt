@@ -174,7 +174,8 @@ $b->delete();
 echo "-- a connection's own rediskit prefix; bulk() and a job's own delay (Laravel 13 honours it, 8 and 10 push it at once, as their Redis queue does)\n";
 $own = $app['queue']->connection('own');
 $own->bulk([(new ApiJob('delayed'))->delay(30), new ApiJob('now')]);
-var_dump($raw->cmd('ZCARD', $ns . 'own:queues:jobs'), $raw->cmd('EXISTS', $ns . 'queues:jobs'));
+// (jobs due at once wait in the ready list, delayed ones in the schedule)
+var_dump($raw->cmd('ZCARD', $ns . 'own:queues:jobs') + $raw->cmd('LLEN', '{' . $ns . 'own:queues:jobs}:ready'), $raw->cmd('EXISTS', $ns . 'queues:jobs', '{' . $ns . 'queues:jobs}:ready'));
 var_dump([$own->delayedSize(), $own->pendingSize()] === (rk_laravel_major() >= 13 ? [1, 1] : [0, 2]));
 $own->clear('jobs');
 echo rk_ex(rk_catch(fn () => $app['queue']->connection('bad'))), "\n";
@@ -231,9 +232,9 @@ array(4) {
 }
 array(3) {
   [0]=>
-  string(18) "<ns>queues:default"
-  [1]=>
   string(28) "{<ns>queues:default}:payload"
+  [1]=>
+  string(26) "{<ns>queues:default}:ready"
   [2]=>
   string(24) "{<ns>queues:default}:seq"
 }
