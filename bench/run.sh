@@ -63,6 +63,14 @@ if [ -n "$before_ext" ]; then
       CONC\|*) bconc+=("${line#CONC|}") ;;
     esac
   done < <(RK_BENCH_BEFORE=1 php "${BPHPARGS[@]}" bench/peers.php)
+  # the framework rows under concurrency (the adapters of this tree on the
+  # extension of $before_ref): only their CONC rows are kept
+  for f in bench/laravel.php bench/symfony.php; do
+    echo "== $f with the build of $before_ref (its concurrent rows)" >&2
+    while IFS= read -r line; do
+      case "$line" in CONC\|*) bconc+=("${line#CONC|}") ;; esac
+    done < <(RK_BENCH_BEFORE=1 php "${BPHPARGS[@]}" "$f")
+  done
 fi
 infos=()
 srv=()
@@ -153,8 +161,10 @@ if [ ${#conc[@]} -gt 0 ]; then
   } >> "$out"
 fi
 # The Redis-side table once more against Valkey: the sid chroot's
-# valkey-server (the chroot make test builds; skipped without it), this PHP.
+# valkey-server (the chroot make test uses, built here when missing), this PHP.
 vroot="${RK_CACHE:-/var/cache/rediskit}/chroot/sid-php8.5"
+[ -x "$vroot/usr/bin/valkey-server" ] || php-tests/tools/platform.sh ensure sid-php8.5 >&2 \
+  || echo "== no sid chroot: the Valkey table is left out" >&2
 if [ -x "$vroot/usr/bin/valkey-server" ]; then
   vport=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
   php-tests/tools/platform.sh run sid-php8.5 valkey-server --port "$vport" --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &

@@ -167,6 +167,23 @@ foreach ([8, 32] as $procs) {
     }, $procs, 2.0);
     printf("CONC|%d|%s Messenger send()|%.0f|%.1f|Symfony's Redis transport|%.0f|%.1f\n", $procs, $sv, $a, $ac, $b, $bc);
 }
+// get() + ack() from 8 and 32 processes on a queue filled ahead (30,000
+// messages each side, more than 2 s of either can take; a side that ran dry
+// would report a rate of empty get()s, so the row says so instead)
+$makeSf = fn() => (new Symfony\Component\Messenger\Bridge\Redis\Transport\RedisTransportFactory())->createTransport(
+    "redis://{$p['host']}:{$p['port']}/{$ns}sfdrain", ['delete_after_ack' => true, 'delete_after_reject' => true], $serializer);
+foreach ([8, 32] as $procs) {
+    $fill = ['rk' => sf_transport(['queue' => 'drain', 'block_for' => 0]), 'sf' => $makeSf()];
+    foreach ($fill as $t) for ($i = 0; $i < 30000; $i++) $t->send(new Envelope(new SfJob($i)));
+    $drain = fn(callable $mk) => function ($q) use ($mk) { $t = $mk(); return function ($i) use ($t) { foreach ($t->get() as $e) $t->ack($e); }; };
+    [$a, $ac] = bench_concurrent($ctl, $drain(fn() => sf_transport(['queue' => 'drain', 'block_for' => 0])), $procs, 2.0);
+    [$b, $bc] = bench_concurrent($ctl, $drain($makeSf), $procs, 2.0);
+    $left = ['rk' => $fill['rk']->getMessageCount(), 'sf' => $fill['sf']->getMessageCount()];
+    $dry = ($left['rk'] === 0 || $left['sf'] === 0) ? ' (RAN DRY: not a rate)' : '';
+    printf("CONC|%d|%s Messenger get() + ack()%s|%.0f|%.1f|Symfony's Redis transport|%.0f|%.1f\n", $procs, $sv, $dry, $a, $ac, $b, $bc);
+    // empty both for the next round
+    foreach ($fill as $t) { while ($env = iterator_to_array($t->get())) foreach ($env as $e) $t->ack($e); }
+}
 
 // delayed messages: an idle consumer, how late it gets them (negative: early)
 function sf_lateness(callable $make, int $n): array
