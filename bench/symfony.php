@@ -170,12 +170,13 @@ foreach ([8, 32] as $procs) {
 // get() + ack() from 8 and 32 processes on a queue filled ahead (30,000
 // messages each side, more than 2 s of either can take; a side that ran dry
 // would report a rate of empty get()s, so the row says so instead)
-$makeSf = fn() => (new Symfony\Component\Messenger\Bridge\Redis\Transport\RedisTransportFactory())->createTransport(
-    "redis://{$p['host']}:{$p['port']}/{$ns}sfdrain", ['delete_after_ack' => true, 'delete_after_reject' => true], $serializer);
+// (each process a consumer of its own, as each messenger:consume worker is configured)
+$makeSf = fn(string $consumer = 'bench') => (new Symfony\Component\Messenger\Bridge\Redis\Transport\RedisTransportFactory())->createTransport(
+    "redis://{$p['host']}:{$p['port']}/{$ns}sfdrain", ['delete_after_ack' => true, 'delete_after_reject' => true, 'consumer' => $consumer], $serializer);
 foreach ([8, 32] as $procs) {
     $fill = ['rk' => sf_transport(['queue' => 'drain', 'block_for' => 0]), 'sf' => $makeSf()];
     foreach ($fill as $t) for ($i = 0; $i < 30000; $i++) $t->send(new Envelope(new SfJob($i)));
-    $drain = fn(callable $mk) => function ($q) use ($mk) { $t = $mk(); return function ($i) use ($t) { foreach ($t->get() as $e) $t->ack($e); }; };
+    $drain = fn(callable $mk) => function ($q) use ($mk) { $t = $mk("bench-$q"); return function ($i) use ($t) { foreach ($t->get() as $e) $t->ack($e); }; };
     [$a, $ac] = bench_concurrent($ctl, $drain(fn() => sf_transport(['queue' => 'drain', 'block_for' => 0])), $procs, 2.0);
     [$b, $bc] = bench_concurrent($ctl, $drain($makeSf), $procs, 2.0);
     $left = ['rk' => $fill['rk']->getMessageCount(), 'sf' => $fill['sf']->getMessageCount()];

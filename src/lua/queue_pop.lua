@@ -58,8 +58,23 @@ while true do
   local room = max - claimed + REMNANT_LIMIT - dropped
   local ids, dues, ready, i, j = {}, {}, {}, 1, 1
   local rid, rdue
-  if nr > 0 then rid, rdue = ready_entry(rdy[1]) end
-  while #ids < room do
+  if want then
+    -- all popped, in order: the due time stays text (no number round trip)
+    for x = 1, nr do
+      local e = rdy[x]
+      local c = string.find(e, ':', 1, true)
+      if c then
+        ids[x], dues[x] = string.sub(e, 1, c - 1), string.sub(e, c + 1)
+      else
+        ids[x], dues[x] = e, '0'
+      end
+      ready[x] = true
+    end
+    j = nr + 1
+  elseif nr > 0 then
+    rid, rdue = ready_entry(rdy[1])
+  end
+  while not want and #ids < room do
     local s_ok, r_ok = i <= ns, j <= nr
     if not s_ok and not r_ok then break end
     local from_ready
