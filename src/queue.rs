@@ -43,7 +43,6 @@ use crate::conn::stats::{self, Event};
 use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCall, Value};
 use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
 use crate::scripts;
-use parking_lot::Mutex;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -118,8 +117,11 @@ pub struct DelayQueue {
     consumer: Option<String>,
 }
 
-/// (pid, identity) of this worker process as a consumer: renewed in a forked child.
-static PROCESS_CONSUMER: Mutex<(u32, String)> = Mutex::new((0, String::new()));
+thread_local! {
+    /// (pid, identity) of this worker as a consumer: renewed in a forked
+    /// child. A worker is a process, or a thread on a thread-safe PHP.
+    static WORKER_CONSUMER: std::cell::RefCell<(u32, String)> = const { std::cell::RefCell::new((0, String::new())) };
+}
 
 /// Seconds to whole microseconds, rounded up (never early).
 fn delay_us(what: &str, secs: f64) -> Result<i64> {
@@ -241,17 +243,20 @@ impl DelayQueue {
     }
 
     /// This consumer's identity: the `consumer` option, else one per worker
-    /// process (renewed in a forked child), shared by all its objects.
+    /// (process, or thread on a thread-safe PHP; renewed in a forked child),
+    /// shared by all its objects.
     pub fn owner(&self) -> String {
         if let Some(c) = &self.consumer {
             return c.clone();
         }
         let pid = std::process::id();
-        let mut o = PROCESS_CONSUMER.lock();
-        if o.0 != pid || o.1.is_empty() {
-            *o = (pid, new_owner());
-        }
-        o.1.clone()
+        WORKER_CONSUMER.with(|o| {
+            let mut o = o.borrow_mut();
+            if o.0 != pid || o.1.is_empty() {
+                *o = (pid, new_owner());
+            }
+            o.1.clone()
+        })
     }
 
     fn call<'a>(&self, script: &'a conn::Script, owner: &str) -> ScriptCall<'a> {

@@ -632,9 +632,22 @@ pub fn set_interrupt_check(f: fn() -> bool) {
     let _ = INTERRUPT.set(f);
 }
 
-/// True when a blocking wait should give control back to the caller early.
+thread_local! {
+    /// Set on the extension's own threads (the lock watchdog): they are not
+    /// PHP's, and must never read the engine's state (under ZTS, a thread
+    /// without a PHP context has none).
+    static OWN_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the calling thread as one of the extension's own (never PHP's).
+pub fn mark_own_thread() {
+    OWN_THREAD.with(|t| t.set(true));
+}
+
+/// True when a blocking wait should give control back to the caller early
+/// (never on the extension's own threads).
 pub fn interrupted() -> bool {
-    INTERRUPT.get().is_some_and(|f| f())
+    !OWN_THREAD.with(|t| t.get()) && INTERRUPT.get().is_some_and(|f| f())
 }
 
 /// Blocks until an element is pushed to the list `key` (returned) or until

@@ -473,3 +473,69 @@ fn a_release_reserves_the_lock_for_the_fair_queues_head() {
     assert!(f.release().unwrap());
     assert_eq!(keys_of(&r), Vec::<Vec<u8>>::new());
 }
+
+#[test]
+fn threads_are_workers_of_their_own_under_one_watchdog() {
+    // As on a thread-safe PHP: 8 request threads, each with its own pooled
+    // connection, take turns on one lock (a read-modify-write under it loses
+    // no update) while the process's one watchdog thread renews every lease
+    // held past its TTL.
+    let r = ns("threads");
+    let counter = [r.as_slice(), b":counter"].concat();
+    const THREADS: usize = 8;
+    const ROUNDS: usize = 6;
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let (r, counter) = (r.clone(), counter.clone());
+            std::thread::spawn(move || {
+                crate::conn::close_all();
+                let l = lock(&r, vec![("ttl", OptValue::Float(1.0))]);
+                let mut tokens = Vec::new();
+                for _ in 0..ROUNDS {
+                    assert!(l.acquire(30.0).unwrap(), "thread {t}: acquired within 30 s");
+                    tokens.push(l.fencing_token().unwrap().unwrap());
+                    let n = match raw(&[b"GET", &counter]) {
+                        Value::BulkString(b) => {
+                            String::from_utf8(b).unwrap().parse::<u64>().unwrap()
+                        }
+                        _ => 0,
+                    };
+                    // two threads hold it past its 1 s TTL once: only the
+                    // watchdog's renewals keep it theirs
+                    let hold = if t < 2 && tokens.len() == 1 { 1300 } else { 2 };
+                    std::thread::sleep(Duration::from_millis(hold));
+                    raw(&[b"SET", &counter, (n + 1).to_string().as_bytes()]);
+                    assert!(
+                        l.release().unwrap(),
+                        "thread {t}: still the holder at release"
+                    );
+                }
+                assert!(
+                    tokens.windows(2).all(|w| w[0] < w[1]),
+                    "thread {t}: tokens grow: {tokens:?}"
+                );
+                // this thread's own connections: main and blocking (waits)
+                let own = crate::conn::pooled();
+                assert!(
+                    (1..=2).contains(&own),
+                    "thread {t}: {own} pooled connections"
+                );
+                tokens
+            })
+        })
+        .collect();
+    let mut all: Vec<i64> = Vec::new();
+    for h in handles {
+        all.extend(h.join().expect("a lock thread panicked"));
+    }
+    let n = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), n, "no fencing token was issued twice");
+    assert_eq!(
+        raw(&[b"GET", &counter]),
+        Value::BulkString((THREADS * ROUNDS).to_string().into_bytes()),
+        "no update lost under the lock"
+    );
+    raw(&[b"DEL", &counter]);
+}

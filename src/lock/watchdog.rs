@@ -201,6 +201,7 @@ enum Outcome {
 }
 
 fn run(inner: &Inner) {
+    crate::conn::mark_own_thread();
     let mut b = lock(&inner.board);
     loop {
         if b.stop {
