@@ -362,6 +362,53 @@ fn redirect_of(v: &Value) -> Option<Redirect> {
     }
 }
 
+/// True for Redis's answer while it loads its dataset after a start (every
+/// command refused, nothing ran): one `LOADING` error, or a pipeline whose
+/// every reply is one.
+fn is_loading(v: &Value) -> bool {
+    let one = |v: &Value| matches!(v, Value::ServerError(e) if e.code() == "LOADING");
+    match v {
+        Value::Array(items) => !items.is_empty() && items.iter().all(one),
+        v => one(v),
+    }
+}
+
+/// `with_wire`, sending the request again while the server answers that it
+/// is still loading its dataset (a restarted Redis with AOF or RDB data):
+/// nothing ran, so this is safe for any request. Waits up to the connect
+/// timeout, as for a server that does not accept connections yet, then fails
+/// with a connection error.
+fn with_wire_loaded(
+    dsn: &Dsn,
+    slot: Slot,
+    retry_safe: bool,
+    mut f: impl FnMut(&mut Wire) -> std::result::Result<Value, Fail>,
+) -> std::result::Result<Value, CallError> {
+    let mut until: Option<Instant> = None;
+    let mut pause = Duration::from_millis(2);
+    loop {
+        let v = with_wire(dsn, slot, retry_safe, &mut f)?;
+        if !is_loading(&v) {
+            return Ok(v);
+        }
+        let now = Instant::now();
+        let until = *until.get_or_insert(now + dsn.connect_timeout);
+        if now >= until || super::interrupted() {
+            super::stats::error();
+            return Err(CallError {
+                error: Error::Connection(format!(
+                    "Redis at {}: still loading its dataset after the connect timeout ({:.3}s; LOADING: the command did not run)",
+                    dsn.redacted(),
+                    dsn.connect_timeout.as_secs_f64()
+                )),
+                maybe_sent: false,
+            });
+        }
+        std::thread::sleep(pause.min(until - now));
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
 /// Runs one request (or pipeline) against the right server of `dsn`:
 /// itself, the cluster node owning `route`'s slot, or the current master.
 /// `route` is only worked out on a cluster (not on the single-server hot path).
@@ -373,7 +420,7 @@ pub(crate) fn dispatch<'r>(
     mut f: impl FnMut(&mut Wire) -> std::result::Result<Value, Fail>,
 ) -> Result<Value> {
     let Some(topology) = &dsn.topology else {
-        return with_wire(dsn, slot, retry_safe, f).map_err(|e| e.error);
+        return with_wire_loaded(dsn, slot, retry_safe, f).map_err(|e| e.error);
     };
     match &**topology {
         Topology::Cluster { seeds } => {
@@ -387,7 +434,7 @@ pub(crate) fn dispatch<'r>(
                     None => cluster_node(dsn, seeds, slot_no, reload)?,
                 };
                 let timeout = node.read_timeout;
-                let r = with_wire(&node, slot, retry_safe, |w| {
+                let r = with_wire_loaded(&node, slot, retry_safe, |w| {
                     if asking {
                         w.request(b"*1\r\n$6\r\nASKING\r\n", timeout)?;
                     }
@@ -420,7 +467,7 @@ pub(crate) fn dispatch<'r>(
         Topology::Sentinel { sentinels, service } => {
             for attempt in 0..2 {
                 let master = sentinel_master(dsn, sentinels, service, attempt > 0)?;
-                match with_wire(&master, slot, retry_safe, &mut f) {
+                match with_wire_loaded(&master, slot, retry_safe, &mut f) {
                     Ok(Value::ServerError(e)) if e.code() == "READONLY" && attempt == 0 => {
                         // demoted master: the write did not run; find the new one
                         forget_master(dsn);
