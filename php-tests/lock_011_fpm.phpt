@@ -2,14 +2,15 @@
 RedisLock under PHP-FPM: the watchdog thread starts in the worker (never in the master) and keeps working across requests; locks left held are released at the end of each request, fatal error included
 --SKIPIF--
 <?php
-if (!glob('/usr/sbin/php-fpm*') || !trim((string)shell_exec('command -v cgi-fcgi'))) die('skip php-fpm or cgi-fcgi not installed');
+$fpm = is_executable($own = dirname(PHP_BINARY, 2) . '/sbin/php-fpm') ? $own : (glob('/usr/sbin/php-fpm*')[0] ?? null); // the FPM of this PHP build
+if (!$fpm || !trim((string)shell_exec('command -v cgi-fcgi'))) die('skip php-fpm or cgi-fcgi not installed');
 ?>
 --FILE--
 <?php
 require __DIR__ . '/_lock.inc';
 $ns = rk_ns();
 $raw = new RkRaw();
-$fpm = glob('/usr/sbin/php-fpm*')[0];
+$fpm = is_executable($own = dirname(PHP_BINARY, 2) . '/sbin/php-fpm') ? $own : glob('/usr/sbin/php-fpm*')[0];
 $dir = (getenv('RK_RUN_DIR') ?: sys_get_temp_dir()) . '/lockfpm-' . getmypid();
 @mkdir($dir, 0777, true);
 $port = rk_free_port();

@@ -8,8 +8,11 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs laravel symfony psr docs install fpm pie dist fault fuzz" picks stages. The fault stage (network faults
-# between PHP and Redis, php-tests/tools/fault.sh) runs on the host only.
+# stubs laravel symfony psr docs install fpm pie dist fault fuzz apache" picks stages. The fault stage (network faults
+# between PHP and Redis, php-tests/tools/fault.sh) runs on the host only. On a
+# thread-safe PHP (the trixie-zts platform) the default stages are the build,
+# the PHPT suite, the pre-packaged binary and the threaded Apache load test
+# (php-tests/tools/apache-zts.sh): the rest is the same code as trixie's.
 # RK_FUZZ_SECONDS (default 60) bounds the fuzz stage's PHP randomized test,
 # RK_FUZZ_RUST_SECONDS (default 60) its cargo-fuzz targets (in all, split
 # between them; those run on the host only).
@@ -35,6 +38,7 @@ count_from() {
 }
 if [ -n "${STAGES:-}" ]; then :
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
+elif [ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ]; then STAGES="build phpt dist apache"
 else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr docs install fpm pie dist fault fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
@@ -73,6 +77,7 @@ if want cargo; then
 fi
 
 RUNTESTS="$("${PHPBIN}-config" --extension-dir 2>/dev/null || php-config --extension-dir)/build/run-tests.php"
+[ -f "$RUNTESTS" ] || RUNTESTS="$(dirname "$PHPBIN")/../lib/php/build/run-tests.php"
 [ -f "$RUNTESTS" ] || RUNTESTS=$(find /usr/lib/php /usr/local/lib/php -name run-tests.php 2>/dev/null | head -1)
 # run-tests.php retries a failed test once when its code calls usleep() or
 # microtime() (most of ours) and keeps nothing of the first attempt; a copy
@@ -207,6 +212,12 @@ fi
 if want dist; then
   stage "pre-packaged binary for PHP $PHPVER"
   if php-tests/tools/dist.sh --check; then count 1 0; else count 0 1; fi
+fi
+
+if want apache; then
+  stage "Apache httpd mpm_event with the thread-safe PHP module: every class at once from concurrent threads ($(server_version))"
+  php-tests/tools/apache-zts.sh 2>&1 | tee "$RK_RUN_DIR/apache.out"
+  count_from "$RK_RUN_DIR/apache.out" apache
 fi
 
 if want fault; then

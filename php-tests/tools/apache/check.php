@@ -1,0 +1,56 @@
+<?php
+// The threaded load test's checker: argv[1] = requests sent, argv[2] = the
+// limiter's limit, argv[3] = threads expected at least, argv[4] = "restart"
+// for the run during which Redis was killed and started again, argv[5] = the
+// file of acks whose outcome was unknown. Drains the queue, then prints one
+// "ok|FAIL <invariant>" line per check.
+declare(strict_types=1);
+[$sent, $limit, $minThreads] = array_map('intval', array_slice($argv, 1, 3));
+$restart = ($argv[4] ?? '') === 'restart';
+$unknown = $restart ? array_flip(array_filter(explode("\n", (string)@file_get_contents($argv[5])))) : [];
+$c = new RedisKit\RedisCache('zts');
+$fails = 0;
+$check = function (bool $ok, string $what) use (&$fails) {
+    echo $ok ? 'ok   ' : 'FAIL ', $what, "\n";
+    $fails += $ok ? 0 : 1;
+};
+$n = fn(string $k) => (int)$c->get($k, 0);
+if ($restart) {
+    // requests made while Redis was down failed: these checks hold anyway
+    $check($n('fence_violations') === 0, "fencing tokens never went backwards: {$n('fence_violations')} violations");
+} else {
+$check($n('requests') === $sent && $n('done') === $sent, "every request ran to its end: {$n('done')} of $sent");
+$threads = (new RedisKit\RedisLeaderboard('zts:threads'))->top(1000);
+$pids = array_unique(array_map(fn($e) => explode(':', $e['member'])[0], $threads));
+$check(count($pids) === 1, 'one Apache child process served them all: ' . count($pids));
+$check(count($threads) >= $minThreads, 'threads that served requests: ' . count($threads) . " (at least $minThreads)");
+
+
+$check($n('counter') === $sent, "mutual exclusion: the locked read-modify-write counted {$n('counter')} of $sent");
+$check($n('fence_violations') === 0 && $n('lock_lost') === 0, "fencing tokens strictly increasing: {$n('fence_violations')} violations, {$n('lock_lost')} locks lost");
+
+$check($n('attempts') === $sent && $n('allowed') === min($limit, $sent), "exact limit: {$n('allowed')} of {$n('attempts')} allowed, limit $limit");
+}
+
+$q = new RedisKit\DelayQueue('zts:q', null, ['visibility_timeout' => 5.0]);
+$pushed = array_column((new RedisKit\RedisLeaderboard('zts:pushed'))->top(1000000), 'score', 'member');
+$acked = array_column((new RedisKit\RedisLeaderboard('zts:acked'))->top(1000000), 'score', 'member');
+$left = [];
+// claims of requests that failed come back after the visibility timeout:
+// the drain waits until nothing is claimed any more
+$deadline = microtime(true) + 30;
+do {
+    $jobs = $q->pop(1000, 1.0);
+    foreach ($jobs as $j) { $left[$j['id']] = ($left[$j['id']] ?? 0) + 1; $q->ack($j['id']); }
+    $cn = $q->counts();
+} while ($jobs || ($cn['scheduled'] + $cn['due'] + $cn['in_flight'] > 0 && microtime(true) < $deadline));
+foreach ($q->dead(1000) as $j) { $left[$j['id']] = ($left[$j['id']] ?? 0) + 1; }
+$dup = count(array_filter($acked, fn($s) => $s != 1)) + count(array_filter($left, fn($s) => $s != 1))
+     + count(array_intersect_key($acked, $left));
+$lost = count(array_diff_key($pushed, $acked, $left, $unknown));
+$check(($restart || count($pushed) === $sent) && $dup === 0 && $lost === 0 && $n('ack_refused') === 0,
+    'queue: ' . count($pushed) . ' pushed, ' . count($acked) . ' taken and acked by requests, ' . count($left)
+    . " left for the drain" . ($restart ? ', ' . count($unknown) . ' acks of unknown outcome' : '')
+    . "; $dup delivered twice, $lost lost, {$n('ack_refused')} acks refused");
+$check($n('computes') === 1, "single flight: remember() computed {$n('computes')} time(s)");
+exit($fails ? 1 : 0);
