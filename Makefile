@@ -51,7 +51,8 @@ bench-cpu: build
 valgrind: deps
 	@$(TOOLS)/valgrind.sh
 
-# 1,000,000 mixed calls in one php-fpm worker: its RSS may grow < 1 MB after warm-up
+# 1,000,000 mixed calls in one php-fpm worker, then in one long-running CLI worker
+# (1,000 object names, 100 reconnects): RSS may grow < 1 MB after warm-up
 soak: build
 	@$(TOOLS)/soak.sh
 

@@ -8,6 +8,8 @@
 # and every tenth of the run; the growth from the warm-up sample to the end
 # must stay under 1 MB. Every request must have answered with its full count
 # of calls from the same worker over the worker's one Redis connection.
+# Then a long-running CLI worker (below): CALLS calls across 1,000 object
+# names, 100 reconnects, the same memory goal.
 # Ends with "soak: ..." and the figures; exits 1 if a check or the goal failed.
 set -u
 unset RK_RUN_DIR # our own run dir: cleaning it up must not stop the caller's servers
@@ -147,4 +149,31 @@ echo "soak: worker VmRSS after warm-up ($((WARMUP * PER_REQUEST)) calls) $rss_wa
 rc=0
 [ $bad -eq 0 ] && [ "$clients" -le 1 ] || rc=1
 [ "$growth" -lt $GOAL_KB ] || { echo "soak: RSS grew by $growth kB after warm-up: goal missed"; rc=1; }
+stop_fpm
+
+# The long-running CLI worker (queue:work, messenger:consume, Octane): CALLS
+# calls in one process across 1,000 object names of every class, with all its
+# connections killed 100 times along the way (php-tests/tools/soak-worker.php).
+# Its RSS may grow < 1 MB after the first tenth, its connections must be as
+# many at the end as after the warm-up, and every kill must have been followed
+# by a reconnect, with no call failing.
+echo "== soak: one long-running CLI worker, $CALLS calls across 1,000 object names of every class, its connections killed 100 times"
+redis-cli -p "$rport" flushall >/dev/null
+t0=$SECONDS
+out=$(REDIS_URL="redis://127.0.0.1:$rport" "$PHP" -n -d extension="$EXT" -d rediskit.default_dsn="redis://127.0.0.1:$rport" \
+  php-tests/tools/soak-worker.php "$CALLS" 1000 100 2>&1 | tail -1)
+echo "soak worker ($((SECONDS - t0)) s): $out"
+verdict=$(echo "$out" | "$PHP" -n -r '
+  $r = json_decode(stream_get_contents(STDIN), true);
+  if (!is_array($r)) { echo "no result"; exit; }
+  $g = $r["rss_end_kb"] - $r["rss_warm_kb"];
+  $why = [];
+  if ($r["bad"] !== 0) $why[] = "$r[bad] failed checks";
+  if ($r["kills"] !== 100 || $r["reconnects"] < 100) $why[] = "$r[kills] kills, $r[reconnects] reconnects";
+  if ($r["connections_end"] !== $r["connections_warm"]) $why[] = "connections $r[connections_warm] after warm-up, $r[connections_end] at the end";
+  if ($g >= '"$GOAL_KB"') $why[] = "RSS grew by $g kB after warm-up (goal < '"$GOAL_KB"' kB)";
+  echo $why ? implode("; ", $why) : "ok: RSS growth $g kB after warm-up, $r[reconnects] reconnects, connections $r[connections_end]";
+')
+echo "soak worker: $verdict"
+case "$verdict" in ok:*) ;; *) rc=1 ;; esac
 exit $rc
