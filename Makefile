@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak
+.PHONY: all deps build demo test test-quick dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak tsan
 
 all: build
 
@@ -55,6 +55,11 @@ valgrind: deps
 # (1,000 object names, 100 reconnects): RSS may grow < 1 MB after warm-up
 soak: build
 	@$(TOOLS)/soak.sh
+
+# the connection layer's and the lock's cargo tests (threads, the watchdog)
+# under ThreadSanitizer (a nightly toolchain with rust-src, installed if missing)
+tsan: deps
+	@$(TOOLS)/tsan.sh
 
 # the PHP blocks of README.md and docs/ against a throwaway server (also in make test)
 docs: build
