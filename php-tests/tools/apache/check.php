@@ -19,17 +19,16 @@ if ($restart) {
     // requests made while Redis was down failed: these checks hold anyway
     $check($n('fence_violations') === 0, "fencing tokens never went backwards: {$n('fence_violations')} violations");
 } else {
-$check($n('requests') === $sent && $n('done') === $sent, "every request ran to its end: {$n('done')} of $sent");
-$threads = (new RedisKit\RedisLeaderboard('zts:threads'))->top(1000);
-$pids = array_unique(array_map(fn($e) => explode(':', $e['member'])[0], $threads));
-$check(count($pids) === 1, 'one Apache child process served them all: ' . count($pids));
-$check(count($threads) >= $minThreads, 'threads that served requests: ' . count($threads) . " (at least $minThreads)");
+    $check($n('requests') === $sent && $n('done') === $sent, "every request ran to its end: {$n('done')} of $sent");
+    $threads = (new RedisKit\RedisLeaderboard('zts:threads'))->top(1000);
+    $pids = array_unique(array_map(fn($e) => explode(':', $e['member'])[0], $threads));
+    $check(count($pids) === 1, 'one Apache child process served them all: ' . count($pids));
+    $check(count($threads) >= $minThreads, 'threads that served requests: ' . count($threads) . " (at least $minThreads)");
 
+    $check($n('counter') === $sent, "mutual exclusion: the locked read-modify-write counted {$n('counter')} of $sent");
+    $check($n('fence_violations') === 0 && $n('lock_lost') === 0, "fencing tokens strictly increasing: {$n('fence_violations')} violations, {$n('lock_lost')} locks lost");
 
-$check($n('counter') === $sent, "mutual exclusion: the locked read-modify-write counted {$n('counter')} of $sent");
-$check($n('fence_violations') === 0 && $n('lock_lost') === 0, "fencing tokens strictly increasing: {$n('fence_violations')} violations, {$n('lock_lost')} locks lost");
-
-$check($n('attempts') === $sent && $n('allowed') === min($limit, $sent), "exact limit: {$n('allowed')} of {$n('attempts')} allowed, limit $limit");
+    $check($n('attempts') === $sent && $n('allowed') === min($limit, $sent), "exact limit: {$n('allowed')} of {$n('attempts')} allowed, limit $limit");
 }
 
 $q = new RedisKit\DelayQueue('zts:q', null, ['visibility_timeout' => 5.0]);
