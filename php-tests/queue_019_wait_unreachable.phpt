@@ -75,6 +75,17 @@ foreach (['dead' => fn() => $q->dead(1), 'pop' => fn() => $q->pop(1), 'counts' =
 var_dump($state() === $before);
 $raw->del("{{$ns}t}:dead");
 var_dump(count($q->dead(1)), $state() === $before);   // now it puts the claim back
+
+// the same with the ready list's key (jobs pushed without a delay wait there)
+$q->purge();
+$q->push('job 2');
+var_dump(count($q->pop(1)));
+usleep(100000);                                // the claim has lapsed
+$raw->set("{{$ns}t}:ready", 'not a list');
+$before = $state();
+$e = rk_catch(fn() => $q->pop(1));
+echo 'pop: ', $e ? get_class($e) . ': ' . (str_contains($e->getMessage(), 'WRONGTYPE') ? 'WRONGTYPE' : $e->getMessage()) : 'no exception', "\n";
+var_dump($state() === $before);
 ?>
 --EXPECT--
 NULL
@@ -94,3 +105,6 @@ counts: RedisKit\Exception: WRONGTYPE
 bool(true)
 int(0)
 bool(false)
+int(1)
+pop: RedisKit\Exception: WRONGTYPE
+bool(true)

@@ -177,7 +177,7 @@ local function put_back_lapsed()
   if n == 0 then return 0, 0 end
   -- a key of the wrong type (another object's, under this name) fails the
   -- script before its first write, not half-way
-  local want = { PAYLOAD, 'hash', ATTEMPTS, 'hash', SCHED, 'zset', DEAD, 'zset', CLAIM, 'hash' }
+  local want = { PAYLOAD, 'hash', ATTEMPTS, 'hash', SCHED, 'zset', DEAD, 'zset', CLAIM, 'hash', READY, 'list' }
   for i = 1, #want, 2 do
     local ty = redis.call('TYPE', want[i]).ok
     if ty ~= 'none' and ty ~= want[i + 1] then
