@@ -114,10 +114,11 @@ result $up "Apache started with the ZTS PHP module and answered"
 [ $up = 0 ] || { tail -20 "$dir/error.log"; finish; }
 
 # a crash, a panic or a PHP error other than the uncaught ConnectionException
-# of a request made while Redis was down
+# of a request made while Redis was down and the deliberate deaths below
+cli() { "$PHP" -n -d extension="$EXT" -d rediskit.default_dsn="redis://127.0.0.1:$rport" "$@"; }
 errors_in_log() {
   grep -E "exit signal|Segmentation|AH00052|PHP (Fatal|Warning|Notice|Deprecated)|panicked|RUST_BACKTRACE" "$dir/error.log" \
-    | grep -vE "PHP Fatal error: +Uncaught RedisKit.{1,2}ConnectionException"
+    | grep -vE "PHP Fatal error: +Uncaught (RedisKit.{1,2}ConnectionException|RuntimeException: rediskit test: )"
 }
 
 # run 1: the load, then the checks
@@ -138,13 +139,27 @@ log=$(errors_in_log)
 result $([ -z "$log" ]; echo $?) "Apache's error log: no crash, no PHP error"
 [ -n "$log" ] && echo "$log" | head -20
 
+# requests that die (uncaught exception) with a lock held: each lock must be
+# free once its request ended
+ab -q -n 64 -c "$CONCURRENCY" "http://127.0.0.1:$hport/app.php?leave=1" >"$dir/ab-leave.out" 2>&1
+# (mod_php ends a request when Apache frees it, after the response went out:
+# wait for it, up to 10 s)
+out=$(cli -r '
+  $names = array_column((new RedisKit\RedisLeaderboard("zts:left"))->top(1000), "member");
+  $end = microtime(true) + 10;
+  do {
+      $held = array_filter($names, fn($n) => (new RedisKit\RedisLock($n))->holder() !== null);
+  } while ($held && microtime(true) < $end && usleep(20000) === null);
+  echo count($names), " ", count($held);')
+echo "   requests that died holding a lock: ${out% *}; locks still held: ${out#* }"
+result $([ "$out" = "64 0" ]; echo $?) "locks held by requests that died are released at their end, on their thread"
+
 # run 2: Redis killed mid-load and started again
 redis-cli -p "$rport" flushall >/dev/null
 child=$(pgrep -f "apache2 -f $dir/httpd.conf" -u www-data | head -1)
 n2=$REQUESTS
 ab -q -n "$n2" -c "$CONCURRENCY" "http://127.0.0.1:$hport/app.php?limit=$n2" >"$dir/ab2.out" 2>&1 &
 abpid=$!
-cli() { "$PHP" -n -d extension="$EXT" -d rediskit.default_dsn="redis://127.0.0.1:$rport" "$@"; }
 # until(SECONDS, CMD...): CMD until it succeeds, or false after SECONDS
 until_ok() { local end=$((SECONDS + $1)); shift; until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.1; done; }
 done_at_least() { [ "$(cli -r 'echo (int)(new RedisKit\RedisCache("zts"))->get("done", 0);' 2>/dev/null)" -ge "$1" ] 2>/dev/null; }

@@ -11,6 +11,17 @@ if (isset($_GET['probe'])) {
     echo extension_loaded('rediskit') && PHP_ZTS ? "up\n" : "wrong\n";
     return;
 }
+if (isset($_GET['leave'])) {
+    // a request that dies with a lock held: the end of the request, on the
+    // thread that took it, must release it (no destructor runs after a fatal error)
+    $name = 'zts:left:' . bin2hex(random_bytes(6));
+    (new RedisKit\RedisLeaderboard('zts:left'))->setScore($name, 1);
+    $GLOBALS['held'] = new RedisKit\RedisLock($name, null, ['ttl' => 600.0]);
+    if (!$GLOBALS['held']->acquire()) {
+        throw new RuntimeException("lock $name not acquired");
+    }
+    throw new RuntimeException('rediskit test: the request dies with its lock held');
+}
 $limit = (int)($_GET['limit'] ?? 100);
 $c = new RedisKit\RedisCache('zts');
 $threads = new RedisKit\RedisLeaderboard('zts:threads');
