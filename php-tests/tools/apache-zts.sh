@@ -9,7 +9,8 @@
 # mutual exclusion (a locked read-modify-write loses no update) with fencing
 # tokens strictly increasing, an exact limit, no job lost or delivered twice,
 # one compute for a single-flight remember(); and Apache's error log holds no
-# crash and no PHP error.
+# crash and no PHP error. Then 64 requests die (uncaught exception) each
+# holding a lock: every one must be free once its request ended.
 #
 # A second run kills Redis (SIGKILL) in the middle of the load and starts it
 # again on the same port and data (appendfsync always): the requests made
