@@ -23,9 +23,9 @@ namespace RedisKit {
      *
      * Claims: each worker process is one consumer (all its DelayQueue objects
      * share a random identity; a forked child gets a new one; on a thread-safe
-     * PHP each thread is one), unless the `consumer` option names one. ack(), retry() and touch() only act on jobs
-     * whose latest claim is this consumer's, and return false otherwise, changing
-     * nothing. A claim whose visibility timeout has passed stays valid until
+     * PHP each thread is one), unless the `consumer` option names one. ack(),
+     * retry() and touch() only act on jobs whose latest claim is this
+     * consumer's, and return false otherwise, changing nothing. A claim whose visibility timeout has passed stays valid until
      * another consumer claims the job.
      *
      * Options: `visibility_timeout` (seconds a claimed job stays invisible to
