@@ -22,10 +22,11 @@ fn startup(ty: i32, module_number: i32) -> i32 {
     php::startup(ty, module_number)
 }
 
-/// This worker's counters (a forked child starts from zero): connections_opened,
-/// live_connections, reconnects, commands, scripts_loaded, noscript_fallbacks,
-/// errors, requests, topology_queries (CLUSTER SLOTS / SENTINEL lookups, not in
-/// commands), the per-primitive counters lock_acquired, lock_contended,
+/// This worker's counters: the process's under PHP-FPM and the CLI, the
+/// thread's under a thread-safe PHP (a forked child starts from zero):
+/// connections_opened, live_connections, reconnects, commands, scripts_loaded,
+/// noscript_fallbacks, errors, requests, topology_queries (CLUSTER SLOTS /
+/// SENTINEL lookups, not in commands), the per-primitive counters lock_acquired, lock_contended,
 /// lock_timed_out, lock_lost, queue_pushed, queue_claimed, queue_acked,
 /// queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
 /// limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,

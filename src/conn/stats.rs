@@ -1,22 +1,84 @@
-//! Per-process counters (`RedisKit\stats()`) and fork detection.
+//! Per-worker counters (`RedisKit\stats()`) and fork detection.
+//!
+//! A worker is a PHP thread: the only one of a process under NTS (PHP-FPM,
+//! the CLI), one of many under ZTS (Apache's threaded MPMs, FrankenPHP).
+//! Each thread counts its own work, as its connection pool is its own; the
+//! watchdog thread counts a renewal for the thread whose lock it renews.
 //!
 //! A `pthread_atfork` child handler bumps the fork generation and zeroes the
-//! counters, so a forked child starts its own statistics and every pool sees,
-//! without a syscall per command, that the sockets it holds are its parent's.
+//! forking thread's counters (the child's only thread), so a forked child
+//! starts its own statistics and every pool sees, without a syscall per
+//! command, that the sockets it holds are its parent's.
+use std::cell::{OnceCell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Once;
+use std::sync::{Arc, Once};
 
 static GENERATION: AtomicU64 = AtomicU64::new(0);
-static OPENED: AtomicU64 = AtomicU64::new(0);
-static RECONNECTS: AtomicU64 = AtomicU64::new(0);
-static COMMANDS: AtomicU64 = AtomicU64::new(0);
-static SCRIPTS_LOADED: AtomicU64 = AtomicU64::new(0);
-static NOSCRIPT: AtomicU64 = AtomicU64::new(0);
-static ERRORS: AtomicU64 = AtomicU64::new(0);
-static LIVE: AtomicU64 = AtomicU64::new(0);
-static REQUESTS: AtomicU64 = AtomicU64::new(0);
-static TOPOLOGY: AtomicU64 = AtomicU64::new(0);
 static ATFORK: Once = Once::new();
+
+/// One worker's counters: atomics, as the watchdog thread also adds to them.
+#[derive(Default)]
+pub struct Counters {
+    opened: AtomicU64,
+    live: AtomicU64,
+    reconnects: AtomicU64,
+    commands: AtomicU64,
+    scripts_loaded: AtomicU64,
+    noscript: AtomicU64,
+    errors: AtomicU64,
+    requests: AtomicU64,
+    topology: AtomicU64,
+    events: [AtomicU64; EVENTS.len()],
+}
+
+impl Counters {
+    fn zero(&self) {
+        for c in self.events.iter().chain([
+            &self.opened,
+            &self.live,
+            &self.reconnects,
+            &self.commands,
+            &self.scripts_loaded,
+            &self.noscript,
+            &self.errors,
+            &self.requests,
+            &self.topology,
+        ]) {
+            c.store(0, Relaxed);
+        }
+    }
+}
+
+thread_local! {
+    /// This thread's counters, made at its first count.
+    static MINE: OnceCell<Arc<Counters>> = const { OnceCell::new() };
+    /// Set on the watchdog thread while it works for another thread's lock.
+    static ON_BEHALF: RefCell<Option<Arc<Counters>>> = const { RefCell::new(None) };
+}
+
+/// The calling thread's counters (kept by whoever counts for it later).
+pub fn current() -> Arc<Counters> {
+    MINE.with(|m| m.get_or_init(Default::default).clone())
+}
+
+/// Runs `f`, counting what it does for `owner` instead of this thread.
+pub fn on_behalf_of<R>(owner: &Arc<Counters>, f: impl FnOnce() -> R) -> R {
+    let saved = ON_BEHALF.with(|o| o.replace(Some(owner.clone())));
+    let r = f();
+    ON_BEHALF.with(|o| *o.borrow_mut() = saved);
+    r
+}
+
+/// Adds to the counters this thread counts into now; nothing once the
+/// thread's storage is gone (a thread's very end).
+fn with(f: impl FnOnce(&Counters)) {
+    match ON_BEHALF.try_with(|o| o.borrow().clone()).ok().flatten() {
+        Some(owner) => f(&owner),
+        None => {
+            let _ = MINE.try_with(|m| f(m.get_or_init(Default::default)));
+        }
+    }
+}
 
 /// What the primitives count (`RedisKit\stats()`), from replies they read
 /// anyway: no extra round trip.
@@ -72,40 +134,32 @@ const _: () = {
     }
 };
 
-static EVENT_COUNTS: [AtomicU64; EVENTS.len()] = [const { AtomicU64::new(0) }; EVENTS.len()];
-
 /// Counts `n` events of one kind.
 pub fn count(e: Event, n: u64) {
     if n > 0 {
-        EVENT_COUNTS[e as usize].fetch_add(n, Relaxed);
+        with(|c| {
+            c.events[e as usize].fetch_add(n, Relaxed);
+        });
     }
 }
 
 extern "C" fn after_fork_in_child() {
     GENERATION.fetch_add(1, Relaxed);
-    for c in &EVENT_COUNTS {
-        c.store(0, Relaxed);
-    }
-    for c in [
-        &OPENED,
-        &RECONNECTS,
-        &COMMANDS,
-        &SCRIPTS_LOADED,
-        &NOSCRIPT,
-        &ERRORS,
-        &LIVE,
-        &REQUESTS,
-        &TOPOLOGY,
-    ] {
-        c.store(0, Relaxed);
-    }
+    // the child's one thread is the one that forked: its counters start
+    // again (the other threads' are gone with their threads)
+    let _ = MINE.try_with(|m| {
+        if let Some(c) = m.get() {
+            c.zero();
+        }
+    });
 }
 
 /// Installs the fork handler; called before the first connection is opened
 /// (never at module start-up, so nothing happens in the FPM master).
 pub fn ensure_fork_handler() {
     ATFORK.call_once(|| {
-        // SAFETY: registers a plain function that only touches atomics.
+        // SAFETY: registers a plain function that only touches atomics and
+        // this thread's own storage.
         unsafe {
             libc::pthread_atfork(None, None, Some(after_fork_in_child));
         }
@@ -116,68 +170,93 @@ pub fn fork_generation() -> u64 {
     GENERATION.load(Relaxed)
 }
 
-pub fn connection_opened() {
-    OPENED.fetch_add(1, Relaxed);
-    LIVE.fetch_add(1, Relaxed);
+/// A connection was opened: returns the counters its close is counted in.
+pub fn connection_opened() -> Option<Arc<Counters>> {
+    let mut owner = None;
+    with(|c| {
+        c.opened.fetch_add(1, Relaxed);
+        c.live.fetch_add(1, Relaxed);
+    });
+    let _ = ON_BEHALF.try_with(|o| owner = o.borrow().clone());
+    owner.or_else(|| MINE.try_with(|m| m.get().cloned()).ok().flatten())
 }
 
-pub fn connection_closed(generation: u64) {
+pub fn connection_closed(owner: Option<&Arc<Counters>>, generation: u64) {
     if generation == fork_generation() {
-        let _ = LIVE.fetch_update(Relaxed, Relaxed, |v| v.checked_sub(1));
+        if let Some(c) = owner {
+            let _ = c.live.fetch_update(Relaxed, Relaxed, |v| v.checked_sub(1));
+        }
     }
 }
 
 pub fn reconnect() {
-    RECONNECTS.fetch_add(1, Relaxed);
+    with(|c| {
+        c.reconnects.fetch_add(1, Relaxed);
+    });
 }
 
 pub fn commands(n: u64) {
-    COMMANDS.fetch_add(n, Relaxed);
+    with(|c| {
+        c.commands.fetch_add(n, Relaxed);
+    });
 }
 
 pub fn script_loaded() {
-    SCRIPTS_LOADED.fetch_add(1, Relaxed);
+    with(|c| {
+        c.scripts_loaded.fetch_add(1, Relaxed);
+    });
 }
 
 pub fn noscript_fallback() {
-    NOSCRIPT.fetch_add(1, Relaxed);
+    with(|c| {
+        c.noscript.fetch_add(1, Relaxed);
+    });
 }
 
 pub fn error() {
-    ERRORS.fetch_add(1, Relaxed);
+    with(|c| {
+        c.errors.fetch_add(1, Relaxed);
+    });
 }
 
 pub fn topology_query() {
-    TOPOLOGY.fetch_add(1, Relaxed);
+    with(|c| {
+        c.topology.fetch_add(1, Relaxed);
+    });
 }
 
 pub fn request_started() {
-    REQUESTS.fetch_add(1, Relaxed);
+    with(|c| {
+        c.requests.fetch_add(1, Relaxed);
+    });
 }
 
+/// This worker's open connections (phpinfo).
 pub fn live_connections() -> u64 {
-    LIVE.load(Relaxed)
+    current().live.load(Relaxed)
 }
 
-/// Snapshot, in a stable order, for `RedisKit\stats()` and phpinfo.
+/// This worker's counters, in a stable order, for `RedisKit\stats()` and
+/// phpinfo.
 pub fn snapshot() -> Vec<(&'static str, u64)> {
+    let c = current();
     [
-        ("connections_opened", OPENED.load(Relaxed)),
-        ("live_connections", LIVE.load(Relaxed)),
-        ("reconnects", RECONNECTS.load(Relaxed)),
-        ("commands", COMMANDS.load(Relaxed)),
-        ("scripts_loaded", SCRIPTS_LOADED.load(Relaxed)),
-        ("noscript_fallbacks", NOSCRIPT.load(Relaxed)),
-        ("errors", ERRORS.load(Relaxed)),
-        ("requests", REQUESTS.load(Relaxed)),
-        ("topology_queries", TOPOLOGY.load(Relaxed)),
+        ("connections_opened", c.opened.load(Relaxed)),
+        ("live_connections", c.live.load(Relaxed)),
+        ("reconnects", c.reconnects.load(Relaxed)),
+        ("commands", c.commands.load(Relaxed)),
+        ("scripts_loaded", c.scripts_loaded.load(Relaxed)),
+        ("noscript_fallbacks", c.noscript.load(Relaxed)),
+        ("errors", c.errors.load(Relaxed)),
+        ("requests", c.requests.load(Relaxed)),
+        ("topology_queries", c.topology.load(Relaxed)),
     ]
     .into_iter()
     .chain(
         EVENTS
             .iter()
-            .zip(&EVENT_COUNTS)
-            .map(|((_, name), c)| (*name, c.load(Relaxed))),
+            .zip(&c.events)
+            .map(|((_, name), v)| (*name, v.load(Relaxed))),
     )
     .chain([("pid", std::process::id() as u64)])
     .collect()

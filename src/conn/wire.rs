@@ -140,6 +140,9 @@ pub struct Wire {
     broken: bool,
     /// Fork generation this socket belongs to (see `stats::fork_generation`).
     pub(crate) generation: u64,
+    /// The worker whose counters this connection is counted in (its
+    /// `live_connections` goes down again when it closes).
+    counted_in: Option<std::sync::Arc<stats::Counters>>,
     /// `CLIENT ID`, fetched the first time a blocking wait needs it.
     pub(crate) client_id: Option<i64>,
     /// This connection's user may run `MULTI`: learnt from the first
@@ -172,7 +175,7 @@ impl Drop for Wire {
                 );
             }
         }
-        stats::connection_closed(self.generation);
+        stats::connection_closed(self.counted_in.as_ref(), self.generation);
     }
 }
 
@@ -208,10 +211,10 @@ impl Wire {
             timeout: None,
             broken: false,
             generation: stats::fork_generation(),
+            counted_in: stats::connection_opened(),
             client_id: None,
             multi_allowed: false,
         };
-        stats::connection_opened();
 
         // Handshake (AUTH, SELECT) in one round trip, bounded by the connect timeout.
         let mut setup: Vec<Vec<Vec<u8>>> = Vec::new();

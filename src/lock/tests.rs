@@ -539,3 +539,45 @@ fn threads_are_workers_of_their_own_under_one_watchdog() {
     );
     raw(&[b"DEL", &counter]);
 }
+
+#[test]
+fn stats_are_each_threads_own_and_renewals_count_for_the_holder() {
+    // RedisKit\stats() is per worker, and under ZTS a worker is a thread:
+    // a thread sees its own commands and events only, and the watchdog's
+    // renewals of a lock count for the thread that holds it.
+    let get = |k: &str| {
+        stats::snapshot()
+            .iter()
+            .find(|(n, _)| *n == k)
+            .map(|(_, v)| *v)
+            .unwrap_or(u64::MAX)
+    };
+    let r = ns("stats-threads");
+    let holder = std::thread::spawn(move || {
+        let l = lock(&r, vec![("ttl", OptValue::Float(0.3))]);
+        assert!(l.acquire(0.0).unwrap());
+        let held = get("commands");
+        // 0.5 s past a 0.3 s TTL: only the watchdog's renewals (every 0.1 s)
+        // keep it, and this thread sends nothing meanwhile
+        std::thread::sleep(Duration::from_millis(500));
+        let renewals = get("commands") - held;
+        assert!(l.release().unwrap(), "still the holder at release");
+        (renewals, get("lock_acquired"), get("connections_opened"))
+    });
+    let idle = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(600));
+        (get("commands"), get("lock_acquired"), get("live_connections"))
+    });
+    let (renewals, acquired, opened) = holder.join().expect("the holder panicked");
+    assert!(
+        renewals >= 2,
+        "the watchdog's renewals count for the holder: {renewals}"
+    );
+    assert_eq!(acquired, 1, "the holder's own acquire");
+    assert!(opened >= 1, "the holder's connections: {opened}");
+    assert_eq!(
+        idle.join().expect("the idle thread panicked"),
+        (0, 0, 0),
+        "a thread that sent nothing counts nothing"
+    );
+}

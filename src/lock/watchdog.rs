@@ -31,6 +31,9 @@ struct Entry {
     token: Arc<[u8]>,
     due: Instant,
     last_ok: Instant,
+    /// The counters of the thread that took the lease: its renewals are
+    /// that thread's work (`RedisKit\stats()`).
+    owner: Arc<stats::Counters>,
 }
 
 impl Entry {
@@ -104,6 +107,7 @@ pub(super) fn watch(sh: &Arc<Shared>, epoch: u64, token: Arc<[u8]>) {
             token,
             due,
             last_ok: now,
+            owner: stats::current(),
         },
     );
     if b.next_wake.is_none_or(|w| due < w) {
@@ -190,8 +194,8 @@ fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// A lease to renew now: board key, object, epoch, token.
-type Due = (usize, Arc<Shared>, u64, Arc<[u8]>);
+/// A lease to renew now: board key, object, epoch, token, owner's counters.
+type Due = (usize, Arc<Shared>, u64, Arc<[u8]>, Arc<stats::Counters>);
 
 /// What a renewal found.
 enum Outcome {
@@ -213,7 +217,15 @@ fn run(inner: &Inner) {
             .leases
             .iter()
             .filter(|(_, e)| e.due <= now)
-            .map(|(k, e)| (*k, e.sh.clone(), e.epoch, e.token.clone()))
+            .map(|(k, e)| {
+                (
+                    *k,
+                    e.sh.clone(),
+                    e.epoch,
+                    e.token.clone(),
+                    e.owner.clone(),
+                )
+            })
             .collect();
         if due.is_empty() {
             b.next_wake = b.leases.values().map(|e| e.due).min();
@@ -235,11 +247,14 @@ fn run(inner: &Inner) {
         drop(b);
         let outcomes = {
             due.into_iter()
-                .map(|(k, sh, epoch, token)| {
+                .map(|(k, sh, epoch, token, owner)| {
                     let outcome = if sh.lease.load(SeqCst) != epoch {
                         Outcome::Lost // released meanwhile: dropped below, nothing is marked
                     } else {
-                        match sh.extend_nodes(&token, sh.ttl_ms.load(SeqCst)) {
+                        let renewed = stats::on_behalf_of(&owner, || {
+                            sh.extend_nodes(&token, sh.ttl_ms.load(SeqCst))
+                        });
+                        match renewed {
                             Ok(true) => Outcome::Renewed(Instant::now()),
                             Ok(false) => Outcome::Lost,
                             Err(_) => Outcome::Unreachable,
@@ -263,12 +278,12 @@ fn run(inner: &Inner) {
                     e.last_ok = at;
                     e.due = at + interval(ttl_ms);
                 }
-                Outcome::Lost => e.sh.mark_lost(epoch),
+                Outcome::Lost => stats::on_behalf_of(&e.owner, || e.sh.mark_lost(epoch)),
                 Outcome::Unreachable => {
                     // Retry soon; once a whole TTL went by without a renewal
                     // the lock has expired.
                     if e.last_ok.elapsed() >= Duration::from_millis(ttl_ms) {
-                        e.sh.mark_lost(epoch);
+                        stats::on_behalf_of(&e.owner, || e.sh.mark_lost(epoch));
                     } else {
                         e.due =
                             Instant::now() + (interval(ttl_ms) / 4).max(Duration::from_millis(5));

@@ -26,7 +26,11 @@ $limit = (int)($_GET['limit'] ?? 100);
 $c = new RedisKit\RedisCache('zts');
 $threads = new RedisKit\RedisLeaderboard('zts:threads');
 // /proc/thread-self links to /proc/<pid>/task/<thread id>
-$threads->incrementScore(getmypid() . ':' . basename((string)readlink('/proc/thread-self')), 1);
+$tid = basename((string)readlink('/proc/thread-self'));
+$threads->incrementScore(getmypid() . ':' . $tid, 1);
+// RedisKit\stats() is this thread's: its 'requests' goes 1, 2, 3... over the
+// requests this thread serves, whatever the other threads do
+(new RedisKit\RedisLeaderboard('zts:requests-seen'))->incrementScore($tid . ':' . RedisKit\stats()['requests'], 1);
 $c->increment('requests');
 
 // 1. mutual exclusion with fencing: a read-modify-write that loses updates

@@ -24,6 +24,18 @@ if ($restart) {
     $pids = array_unique(array_map(fn($e) => explode(':', $e['member'])[0], $threads));
     $check(count($pids) === 1, 'one Apache child process served them all: ' . count($pids));
     $check(count($threads) >= $minThreads, 'threads that served requests: ' . count($threads) . " (at least $minThreads)");
+    $seen = [];
+    foreach ((new RedisKit\RedisLeaderboard('zts:requests-seen'))->top(1000000) as $e) {
+        [$tid, $k] = explode(':', $e['member']);
+        $seen[$tid][(int)$k] = (int)$e['score'];
+    }
+    $uneven = 0;
+    foreach ($seen as $ks) {
+        // one request per value, and no value skipped: only this thread's requests counted
+        if (max($ks) !== 1 || max(array_keys($ks)) - min(array_keys($ks)) + 1 !== count($ks)) $uneven++;
+    }
+    $check($seen && $uneven === 0 && array_sum(array_map('count', $seen)) === $sent,
+        'RedisKit\stats() per thread: each of ' . count($seen) . " threads counted its own requests one by one ($uneven did not)");
 
     $check($n('counter') === $sent, "mutual exclusion: the locked read-modify-write counted {$n('counter')} of $sent");
     $check($n('fence_violations') === 0 && $n('lock_lost') === 0, "fencing tokens strictly increasing: {$n('fence_violations')} violations, {$n('lock_lost')} locks lost");
