@@ -566,7 +566,11 @@ fn stats_are_each_threads_own_and_renewals_count_for_the_holder() {
     });
     let idle = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(600));
-        (get("commands"), get("lock_acquired"), get("live_connections"))
+        (
+            get("commands"),
+            get("lock_acquired"),
+            get("live_connections"),
+        )
     });
     let (renewals, acquired, opened) = holder.join().expect("the holder panicked");
     assert!(

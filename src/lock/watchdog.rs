@@ -217,15 +217,7 @@ fn run(inner: &Inner) {
             .leases
             .iter()
             .filter(|(_, e)| e.due <= now)
-            .map(|(k, e)| {
-                (
-                    *k,
-                    e.sh.clone(),
-                    e.epoch,
-                    e.token.clone(),
-                    e.owner.clone(),
-                )
-            })
+            .map(|(k, e)| (*k, e.sh.clone(), e.epoch, e.token.clone(), e.owner.clone()))
             .collect();
         if due.is_empty() {
             b.next_wake = b.leases.values().map(|e| e.due).min();
