@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak tsan
+.PHONY: all deps build demo test test-quick test-arm64 dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak tsan
 
 all: build
 
@@ -22,16 +22,25 @@ test: deps
 	@$(TOOLS)/deps.sh --stubs
 	@$(TOOLS)/test.sh
 
+# the whole PHPT suite on arm64 (trixie's PHP 8.4 and redis-server, under
+# qemu-user); make test runs the subset in php-tests/arm64.list
+test-arm64: deps
+	@RK_ARM64_FULL=1 $(TOOLS)/platform.sh run trixie-arm64 php-tests/tools/suite.sh
+
 # this machine only, for development (PHPT=php-tests/lock_*.phpt for a subset)
 test-quick: deps
 	@$(TOOLS)/deps.sh --stubs
 	@RK_PLATFORMS=host $(TOOLS)/test.sh
 
-# PIE pre-packaged binaries, one per PHP of the matrix, in dist/
+# PIE pre-packaged binaries, one per PHP of the matrix (x86_64, the ZTS
+# PHP 8.4, and arm64 cross-compiled), in dist/; each is loaded and runs the demo
 dist: build
 	@$(TOOLS)/dist.sh
 	@for p in $$($(TOOLS)/platform.sh list); do \
-	  $(TOOLS)/platform.sh run $$p bash -c 'cargo build --release --locked --quiet && php-tests/tools/dist.sh' || exit 1; \
+	  case $$p in \
+	    *-arm64) $(TOOLS)/platform.sh run $$p php-tests/tools/dist.sh || exit 1 ;; \
+	    *) $(TOOLS)/platform.sh run $$p bash -c 'cargo build --release --locked --quiet && php-tests/tools/dist.sh' || exit 1 ;; \
+	  esac; \
 	done
 
 # side by side with phpredis, Laravel and Symfony (installed by deps --bench),

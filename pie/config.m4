@@ -8,13 +8,14 @@ PHP_ARG_ENABLE([rediskit],
 
 if test "$PHP_REDISKIT" != "no"; then
   dnl what is tested (README, "Compatibility"): Linux with glibc on x86_64
-  AC_MSG_CHECKING([for a supported platform (Linux, glibc, x86_64)])
+  dnl and arm64 (aarch64)
+  AC_MSG_CHECKING([for a supported platform (Linux, glibc, x86_64 or aarch64)])
   rk_machine=`uname -m`
   rk_os=`uname -s`
-  if test "$rk_os" != "Linux" || test "$rk_machine" != "x86_64"; then
+  if test "$rk_os" != "Linux" || { test "$rk_machine" != "x86_64" && test "$rk_machine" != "aarch64"; }; then
     AC_MSG_RESULT([no: $rk_os $rk_machine])
     if test "$RK_ALLOW_UNTESTED_PLATFORM" != "1"; then
-      AC_MSG_ERROR([rediskit is tested on Linux x86_64 (glibc) only, this is $rk_os $rk_machine; set RK_ALLOW_UNTESTED_PLATFORM=1 to build anyway, untested])
+      AC_MSG_ERROR([rediskit is tested on Linux x86_64 and aarch64 (glibc) only, this is $rk_os $rk_machine; set RK_ALLOW_UNTESTED_PLATFORM=1 to build anyway, untested])
     fi
   elif ! getconf GNU_LIBC_VERSION >/dev/null 2>&1; then
     AC_MSG_RESULT([no: not glibc (musl?)])

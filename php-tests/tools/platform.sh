@@ -38,7 +38,111 @@ spec() {
     *) echo "platform.sh: unknown platform '$1' (known: $(list))" >&2; return 1 ;;
   esac
 }
-list() { echo "trixie trixie-zts sid-php8.5"; }
+list() { echo "trixie trixie-zts sid-php8.5 bookworm-arm64 trixie-arm64 sid-php8.5-arm64"; }
+
+# The arm64 platforms: an arm64 Debian root per PHP of the matrix, its
+# packages extracted by mmdebstrap (no maintainer script runs: nothing needs
+# emulating to make it), its programs run by qemu-user through binfmt_misc.
+# The extension is cross-compiled on this machine (cargo --target
+# aarch64-unknown-linux-gnu) against that root's PHP headers, then tested
+# inside the root: the pre-packaged binary loaded into that arm64 PHP with
+# the demo on every one, and on trixie-arm64 the PHPT subset of
+# php-tests/arm64.list against an arm64 redis-server (make test-arm64: the
+# whole suite).
+ARM64_TARGET=aarch64-unknown-linux-gnu
+# (openssl and libfcgi-bin: the TLS and PHP-FPM tests of the whole suite)
+arm64_common="bash dash coreutils grep sed findutils mawk procps libc-bin binutils zip unzip redis-server redis-tools openssl libfcgi-bin"
+# arm64 platform -> "suite|PHP version|packages from experimental"
+arm64_spec() {
+  case "$1" in
+    bookworm-arm64) echo "bookworm|8.2|" ;;
+    trixie-arm64) echo "trixie|8.4|" ;;
+    sid-php8.5-arm64) echo "sid|8.5|php8.5-cli php8.5-dev" ;;
+    *) return 1 ;;
+  esac
+}
+is_arm64() { case "$1" in *-arm64) return 0 ;; *) return 1 ;; esac; }
+
+# arm64_tools: what cross-building and emulating needs on this machine
+arm64_tools() {
+  local need=()
+  command -v mmdebstrap >/dev/null || need+=(mmdebstrap)
+  [ -e /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] || command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+  command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "== arm64: installing ${need[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; } || return 1
+  fi
+  # arm64 programs run through qemu-user: the kernel's binfmt_misc entry
+  # (with the F flag, so it works inside a chroot)
+  if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+    [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+    local conf
+    conf=$(ls /usr/lib/binfmt.d/qemu-aarch64.conf /usr/share/binfmts/qemu-aarch64 2>/dev/null | head -1)
+    if [ "${conf##*/}" = qemu-aarch64.conf ]; then
+      cat "$conf" >/proc/sys/fs/binfmt_misc/register || return 1
+    else
+      update-binfmts --enable qemu-aarch64 || return 1
+    fi
+  fi
+  rustup target list --installed 2>/dev/null | grep -qx "$ARM64_TARGET" || rustup target add "$ARM64_TARGET" || return 1
+}
+
+# ensure_arm64 NAME: the arm64 root, made when missing or when its package
+# list changes
+ensure_arm64() {
+  local name=$1 s suite ver exp dir want pkgs
+  s=$(arm64_spec "$name") || return 1
+  IFS='|' read -r suite ver exp <<<"$s"
+  arm64_tools || { echo "platform.sh: the arm64 tools could not be installed" >&2; return 1; }
+  dir="$RK_CACHE/chroot/$name"
+  pkgs="$arm64_common php$ver-cli php$ver-dev php$ver-fpm"
+  want="$suite|$pkgs"
+  [ -f "$dir/.rediskit-ready" ] && [ "$(cat "$dir/.rediskit-ready")" = "$want" ] && return 0
+  echo "== building the $name root ($suite, arm64) in $dir"
+  local t0=$SECONDS tmp="$dir.tmp" hook="" sources=("$MIRROR")
+  rm -rf "$tmp" "$dir"
+  mkdir -p "$RK_CACHE/chroot"
+  if [ -n "$exp" ]; then
+    # as on sid-php8.5: only PHP 8.5 comes from experimental
+    sources=("deb $MIRROR $suite main" "deb $MIRROR experimental main")
+    hook='mkdir -p "$1/etc/apt/preferences.d"; printf "Package: php'$ver'*\nPin: release a=experimental\nPin-Priority: 990\n\nPackage: php-common\nPin: release a=unstable\nPin-Priority: 1001\n" >"$1/etc/apt/preferences.d/rediskit"'
+  fi
+  mmdebstrap --variant=extract --architectures=arm64 --aptopt='Acquire::Check-Valid-Until "false"' \
+    --include="$(echo "$pkgs" | tr ' ' ',')" ${hook:+--setup-hook="$hook"} "$suite" "$tmp" "${sources[@]}" \
+    >"$RK_CACHE/chroot/$name.mmdebstrap.log" 2>&1 || { tail -20 "$RK_CACHE/chroot/$name.mmdebstrap.log" >&2; return 1; }
+  # what the packages' scripts would have made: the php and php-config
+  # names, the loopback hosts, mount points
+  ln -sf "php$ver" "$tmp/usr/bin/php"
+  ln -sf "php-config$ver" "$tmp/usr/bin/php-config"
+  printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n' >"$tmp/etc/hosts"
+  mkdir -p "$tmp/proc" "$tmp/dev/pts" "$tmp/dev/shm" "$tmp/tmp"
+  QEMU_LD_PREFIX="$tmp" "$tmp/usr/bin/php$ver" -n -r 'exit(php_uname("m") === "aarch64" ? 0 : 1);' 2>/dev/null \
+    || { echo "platform.sh: the arm64 PHP of $name does not run (qemu-user, binfmt_misc)" >&2; return 1; }
+  echo "$want" >"$tmp/.rediskit-ready"
+  mv "$tmp" "$dir"
+  echo "== $name root ready in $((SECONDS - t0)) s"
+}
+
+# cross_build NAME: the release build for the arm64 PHP of NAME, on this
+# machine, in $RK_CACHE/target/NAME/$ARM64_TARGET/release
+cross_build() {
+  local name=$1 dir="$RK_CACHE/chroot/$1" ver bin
+  ver=$(arm64_spec "$name" | cut -d'|' -f2)
+  bin="$RK_CACHE/chroot/$name.bin"
+  mkdir -p "$bin"
+  # ext-php-rs's build script asks `php -i` (run by qemu) and `php-config
+  # --includes` (the root's headers, by their path on this machine)
+  printf '#!/bin/sh\nQEMU_LD_PREFIX=%s exec %s/usr/bin/php%s "$@"\n' "$dir" "$dir" "$ver" >"$bin/php"
+  printf '#!/bin/sh\n%s/usr/bin/php-config%s "$@" | sed "s#-I/usr/#-I%s/usr/#g"\n' "$dir" "$ver" "$dir" >"$bin/php-config"
+  chmod +x "$bin/php" "$bin/php-config"
+  echo "== cross-compiling for $name (PHP $ver, $ARM64_TARGET)"
+  (cd "$ROOT" && PHP="$bin/php" PHP_CONFIG="$bin/php-config" CARGO_TARGET_DIR="$RK_CACHE/target/$name" \
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
+    BINDGEN_EXTRA_CLANG_ARGS_aarch64_unknown_linux_gnu="--target=aarch64-linux-gnu --sysroot=$dir" \
+    cargo build --release --locked --quiet --target "$ARM64_TARGET")
+}
 # what the ZTS PHP's build needs (apache2-dev: apxs; apache2: the mpm_event
 # server of the threaded load test, with ab)
 zts_deps="dpkg-dev apache2 apache2-dev pkg-config"
@@ -189,21 +293,37 @@ in_chroot() {
       && mount --bind -o ro /etc/ssl/certs/ca-certificates.crt "$RK_DIR/etc/ssl/certs/ca-certificates.crt"
     mount --bind "${CARGO_HOME:-$HOME/.cargo}" "$RK_DIR/root/.cargo"
     mount --bind "${RUSTUP_HOME:-$HOME/.rustup}" "$RK_DIR/root/.rustup"
-    exec chroot "$RK_DIR" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+    exec chroot "$RK_DIR" /usr/bin/env -i HOME=/root TERM=dumb LANG=${RK_LANG:-C.UTF-8} \
       PATH=${RK_PATH_PREFIX:-}/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-      CARGO_TARGET_DIR=/rk/target CARGO_TERM_COLOR=never RK_PLATFORM="${RK_PLATFORM:-}" \
-      CI="${CI:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" SYMFONY_PHPT="${SYMFONY_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
+      CARGO_TARGET_DIR=${RK_CHROOT_TARGET:-/rk/target} CARGO_TERM_COLOR=never RK_PLATFORM="${RK_PLATFORM:-}" \
+      CI="${CI:-}" RK_PHPT_TIMEOUT="${RK_PHPT_TIMEOUT:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" SYMFONY_PHPT="${SYMFONY_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
   ' rk "$@"
 }
 
 case "${1:-}" in
   list) list ;;
   ensure)
+    if is_arm64 "$2"; then ensure_arm64 "$2"; exit; fi
     ensure "$(base "$2")"
     [ "$2" = trixie-zts ] && zts_build "$RK_CACHE/chroot/trixie"
     ;;
   run)
     name=$2; shift 2
+    if is_arm64 "$name"; then
+      ensure_arm64 "$name" && cross_build "$name" || { echo "platform $name: the arm64 build failed"; exit 1; }
+      # the PHPT subset on trixie-arm64 (RK_ARM64_FULL=1: the whole suite)
+      if [ "$name" = trixie-arm64 ] && [ -z "${PHPT:-}" ]; then
+        if [ "${RK_ARM64_FULL:-}" = 1 ]; then PHPT="php-tests/*.phpt"
+        else PHPT=$(grep -vE '^\s*(#|$)' "$ROOT/php-tests/arm64.list" | sed 's#^#php-tests/#' | tr '\n' ' '); fi
+        export PHPT
+      fi
+      cd "$ROOT"
+      # LANG=C: the root has no C.UTF-8 locale files (nothing ran localedef);
+      # emulated, a PHPT file may run 5-20 times longer than natively
+      RK_PHPT_TIMEOUT=${RK_PHPT_TIMEOUT:-600} RK_PLATFORM=$name RK_TARGET_NAME=$name RK_CHROOT_TARGET=/rk/target/$ARM64_TARGET RK_LANG=C \
+        in_chroot "$RK_CACHE/chroot/$name" bash -c 'cd /rk/src && exec "$@"' rk "$@"
+      exit
+    fi
     b=$(base "$name")
     ensure "$b"
     path=""

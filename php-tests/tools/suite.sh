@@ -37,6 +37,9 @@ count_from() {
   fi
 }
 if [ -n "${STAGES:-}" ]; then :
+# an arm64 platform: built on the host (cross-compiled), tested here under
+# qemu: the pre-packaged binary, and the PHPT files platform.sh names
+elif [ "$(uname -m)" = aarch64 ]; then STAGES="dist${PHPT:+ phpt}"
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
 elif [ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ]; then STAGES="build phpt dist apache"
 else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr docs install fpm pie dist fault fuzz"
@@ -91,7 +94,7 @@ fi
 run_phpt() {
   local out p f s b w
   out=$(TEST_PHP_EXECUTABLE="$PHPBIN" NO_INTERACTION=1 SKIP_ONLINE_TESTS=1 "$PHPBIN" -n "$RUNTESTS" -q -n -p "$PHPBIN" \
-    -d extension="$EXT" -d extension=posix --show-diff --no-progress -j2 "$@" 2>&1)
+    -d extension="$EXT" -d extension=posix --show-diff --no-progress -j2 ${RK_PHPT_TIMEOUT:+--set-timeout "$RK_PHPT_TIMEOUT"} "$@" 2>&1)
   echo "$out" | tr '\r' '\n' | sed 's/\x1b\[[0-9;]*m//g' | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped|warned)" | head -200
   num() { echo "$out" | grep -E "^$1" | head -1 | grep -oE "[0-9]+" | head -1; }
   p=$(num "Tests passed"); f=$(num "Tests failed"); s=$(num "Tests skipped"); b=$(num "Tests borked"); w=$(num "Tests warned")
