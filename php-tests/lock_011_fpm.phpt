@@ -23,7 +23,10 @@ $threads = fn() => count(array_filter(glob('/proc/self/task/*/comm'), fn($f) => 
 $out = ['pid' => getmypid(), 'threads_before' => $threads()];
 $l = new RedisKit\RedisLock('fpm', null, ['ttl' => 0.3]);
 $out['acquired'] = $l->acquire(2.0);
-$out['threads'] = $threads();
+// the watchdog thread names itself once it runs: wait for that, up to 2 s
+$until = microtime(true) + 2.0;
+while (($n = $threads()) === 0 && microtime(true) < $until) usleep(1000);
+$out['threads'] = $n;
 usleep(600000);                               // twice the TTL: the watchdog renews it
 $out['still_held'] = $l->isAcquired();
 echo json_encode($out);
