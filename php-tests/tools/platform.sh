@@ -12,9 +12,9 @@
 #
 # trixie-zts is the trixie chroot with a thread-safe (ZTS) PHP 8.4 of its own
 # first on PATH: built inside it by zts_build below from the PHP source Debian
-# ships for trixie, with the CLI, FPM and Apache's apache2handler, installed
-# in /opt/php-zts of the chroot and cached with it (rebuilt when missing or
-# when its configure line changes).
+# ships for trixie, with the CLI, FPM, Apache's apache2handler and the embed
+# SAPI, installed in /opt/php-zts of the chroot and cached with it (rebuilt
+# when missing or when its configure lines change).
 set -eu
 RK_CACHE=${RK_CACHE:-/var/cache/rediskit}
 MIRROR=${RK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -149,6 +149,10 @@ zts_deps="dpkg-dev apache2 apache2-dev pkg-config"
 ZTS_PREFIX=/opt/php-zts
 # the ZTS PHP's configure line: its stamp; a change rebuilds it
 ZTS_CONFIGURE="--prefix=$ZTS_PREFIX --enable-zts --disable-all --enable-cli --enable-fpm --with-apxs2=/usr/bin/apxs2 --enable-pcntl --enable-posix=shared --disable-cgi --disable-phpdbg"
+# the embed SAPI (libphp.so for programs that embed PHP, as FrankenPHP does):
+# configure builds one SAPI module at a time, so it is a second build of the
+# same tree, installed in $ZTS_PREFIX/lib/embed
+ZTS_EMBED_CONFIGURE="--prefix=$ZTS_PREFIX --enable-zts --disable-all --disable-cli --enable-embed=shared --disable-cgi --disable-phpdbg"
 # where the PHP source comes from: the version trixie's source index names
 # (apt-get source); the mirror can lag behind its index (seen: 8.4.27's files
 # missing while the index named them), so these earlier trixie uploads are
@@ -161,10 +165,10 @@ base() { case "$1" in *-zts) echo "${1%-zts}" ;; *) echo "$1" ;; esac; }
 # zts_build: inside the trixie chroot, builds and installs the ZTS PHP
 zts_build() {
   local dir=$1 stamp="$1$ZTS_PREFIX/.rediskit-ready"
-  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$ZTS_CONFIGURE" ] && return 0
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$ZTS_CONFIGURE|$ZTS_EMBED_CONFIGURE" ] && return 0
   echo "== building a thread-safe (ZTS) PHP 8.4 in the trixie chroot ($ZTS_PREFIX)"
   local t0=$SECONDS log="$RK_CACHE/chroot/trixie-zts.build.log"
-  in_chroot "$dir" env ZTS_CONFIGURE="$ZTS_CONFIGURE" ZTS_PREFIX="$ZTS_PREFIX" ZTS_FALLBACK_VERSIONS="$ZTS_FALLBACK_VERSIONS" \
+  in_chroot "$dir" env ZTS_CONFIGURE="$ZTS_CONFIGURE" ZTS_EMBED_CONFIGURE="$ZTS_EMBED_CONFIGURE" ZTS_PREFIX="$ZTS_PREFIX" ZTS_FALLBACK_VERSIONS="$ZTS_FALLBACK_VERSIONS" \
     MIRROR="$MIRROR" bash -c '
     set -eu
     export DEBIAN_FRONTEND=noninteractive
@@ -202,9 +206,15 @@ zts_build() {
     cp libs/libphp.so "$ZTS_PREFIX/lib/apache2/libphp.so"
     cp run-tests.php "$ZTS_PREFIX/lib/php/build/run-tests.php" 2>/dev/null || cp run-tests.php "$ZTS_PREFIX/run-tests.php"
     "$ZTS_PREFIX/bin/php" -n -r "exit(PHP_ZTS ? 0 : 1);"
+    make clean >/dev/null
+    ./configure $ZTS_EMBED_CONFIGURE >../configure-embed.log 2>&1 || { tail -30 ../configure-embed.log; exit 1; }
+    make -j"$(nproc)" >../make-embed.log 2>&1 || { tail -30 ../make-embed.log; exit 1; }
+    mkdir -p "$ZTS_PREFIX/lib/embed" "$ZTS_PREFIX/include/php/sapi/embed"
+    cp libs/libphp.so "$ZTS_PREFIX/lib/embed/libphp.so"
+    cp sapi/embed/php_embed.h "$ZTS_PREFIX/include/php/sapi/embed/"
     cd / && rm -rf /opt/php-zts-src
   ' >"$log" 2>&1 || { tail -30 "$log" >&2; return 1; }
-  echo "$ZTS_CONFIGURE" >"$stamp"
+  echo "$ZTS_CONFIGURE|$ZTS_EMBED_CONFIGURE" >"$stamp"
   echo "== ZTS PHP ready in $((SECONDS - t0)) s: $(in_chroot "$dir" "$ZTS_PREFIX/bin/php" -n -v | head -1)"
 }
 

@@ -8,11 +8,12 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs laravel symfony psr docs install fpm pie dist fault fuzz apache" picks stages. The fault stage (network faults
+# stubs laravel symfony psr docs install fpm pie dist fault fuzz apache embed" picks stages. The fault stage (network faults
 # between PHP and Redis, php-tests/tools/fault.sh) runs on the host only. On a
 # thread-safe PHP (the trixie-zts platform) the default stages are the build,
-# the PHPT suite, the pre-packaged binary and the threaded Apache load test
-# (php-tests/tools/apache-zts.sh): the rest is the same code as trixie's.
+# the PHPT suite, the pre-packaged binary, the threaded Apache load test
+# (php-tests/tools/apache-zts.sh) and the threaded embed SAPI test
+# (php-tests/tools/embed-zts.sh): the rest is the same code as trixie's.
 # RK_FUZZ_SECONDS (default 60) bounds the fuzz stage's PHP randomized test,
 # RK_FUZZ_RUST_SECONDS (default 60) its cargo-fuzz targets (in all, split
 # between them; those run on the host only).
@@ -41,7 +42,7 @@ if [ -n "${STAGES:-}" ]; then :
 # qemu: the pre-packaged binary, and the PHPT files platform.sh names
 elif [ "$(uname -m)" = aarch64 ]; then STAGES="dist${PHPT:+ phpt}"
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
-elif [ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ]; then STAGES="build phpt dist apache"
+elif [ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ]; then STAGES="build phpt dist apache embed"
 else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr docs install fpm pie dist fault fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
@@ -221,6 +222,11 @@ if want apache; then
   stage "Apache httpd mpm_event with the thread-safe PHP module: every class at once from concurrent threads ($(server_version))"
   php-tests/tools/apache-zts.sh 2>&1 | tee "$RK_RUN_DIR/apache.out"
   count_from "$RK_RUN_DIR/apache.out" apache
+fi
+if want embed; then
+  stage "the embed SAPI (what FrankenPHP builds on) in a threaded program: every class at once from 16 threads ($(server_version))"
+  php-tests/tools/embed-zts.sh 2>&1 | tee "$RK_RUN_DIR/embed.out"
+  count_from "$RK_RUN_DIR/embed.out" embed
 fi
 
 if want fault; then

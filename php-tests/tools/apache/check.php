@@ -22,7 +22,7 @@ if ($restart) {
     $check($n('requests') === $sent && $n('done') === $sent, "every request ran to its end: {$n('done')} of $sent");
     $threads = (new RedisKit\RedisLeaderboard('zts:threads'))->top(1000);
     $pids = array_unique(array_map(fn($e) => explode(':', $e['member'])[0], $threads));
-    $check(count($pids) === 1, 'one Apache child process served them all: ' . count($pids));
+    $check(count($pids) === 1, 'one process served them all: ' . count($pids));
     $check(count($threads) >= $minThreads, 'threads that served requests: ' . count($threads) . " (at least $minThreads)");
     $seen = [];
     foreach ((new RedisKit\RedisLeaderboard('zts:requests-seen'))->top(1000000) as $e) {
