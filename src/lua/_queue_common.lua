@@ -52,11 +52,18 @@ local function due_after(delay_us)
   return math.ceil((NOW_US + delay_us) / 1000)
 end
 
--- A ready-list entry's id and due ms.
-local function ready_entry(e)
+-- A ready-list entry ("<id>:<due ms>", or "<id>" for due at 0): its id and
+-- due ms as stored (text, no number round trip).
+local function ready_entry_text(e)
   local c = string.find(e, ':', 1, true)
-  if not c then return e, 0 end
-  return string.sub(e, 1, c - 1), tonumber(string.sub(e, c + 1)) or 0
+  if not c then return e, '0' end
+  return string.sub(e, 1, c - 1), string.sub(e, c + 1)
+end
+
+-- A ready-list entry's id and due ms (a number).
+local function ready_entry(e)
+  local id, due = ready_entry_text(e)
+  return id, tonumber(due) or 0
 end
 
 -- Due ms of the first job (scheduled or ready), or nil.

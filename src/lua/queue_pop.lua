@@ -61,13 +61,7 @@ while true do
   if want then
     -- all popped, in order: the due time stays text (no number round trip)
     for x = 1, nr do
-      local e = rdy[x]
-      local c = string.find(e, ':', 1, true)
-      if c then
-        ids[x], dues[x] = string.sub(e, 1, c - 1), string.sub(e, c + 1)
-      else
-        ids[x], dues[x] = e, '0'
-      end
+      ids[x], dues[x] = ready_entry_text(rdy[x])
       ready[x] = true
     end
     j = nr + 1
