@@ -266,21 +266,23 @@ ensure() {
 # unless its extras stamp says they are there
 ensure_extras() {
   local name=$1 dir=$2 extras=$3 stamp="$2/.rediskit-extras"
-  # Debian's php-laravel-framework ships the framework's default configuration
-  # in /usr/share/php/Illuminate/config, but Laravel 11+'s LoadConfiguration
-  # looks for it four directories above its own (composer's
-  # vendor/laravel/framework/config), here /usr/share/config: without it an
-  # application booted by its kernel fails (our adapter's tests boot real apps)
+  if [ -n "$extras" ] && ! { [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$extras" ]; }; then
+    echo "== $name chroot: installing $extras"
+    in_chroot "$dir" bash -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq $extras" \
+      >"$RK_CACHE/chroot/$name.extras.log" 2>&1 \
+      || { tail -30 "$RK_CACHE/chroot/$name.extras.log" >&2; return 1; }
+    echo "$extras" >"$stamp"
+  fi
+  # Debian's php-laravel-framework (installed above, among the extras) ships
+  # the framework's default configuration in /usr/share/php/Illuminate/config,
+  # but Laravel 11+'s LoadConfiguration looks for it four directories above
+  # its own (composer's vendor/laravel/framework/config), here
+  # /usr/share/config: without it an application booted by its kernel fails
+  # (our adapter's tests boot real apps)
   if [ -d "$dir/usr/share/php/Illuminate/config" ] && [ ! -e "$dir/usr/share/config" ]; then
     ln -s php/Illuminate/config "$dir/usr/share/config"
   fi
-  [ -z "$extras" ] && return 0
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$extras" ]; then return 0; fi
-  echo "== $name chroot: installing $extras"
-  in_chroot "$dir" bash -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq $extras" \
-    >"$RK_CACHE/chroot/$name.extras.log" 2>&1 \
-    || { tail -30 "$RK_CACHE/chroot/$name.extras.log" >&2; return 1; }
-  echo "$extras" >"$stamp"
+  return 0
 }
 
 # in_chroot DIR CMD...: a private mount namespace, so nothing stays mounted
