@@ -75,7 +75,11 @@ arm64_tools() {
       || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; } || return 1
   fi
   # arm64 programs run through qemu-user: the kernel's binfmt_misc entry
-  # (with the F flag, so it works inside a chroot)
+  # (with the F flag, so it works inside a chroot: an entry without it is
+  # replaced)
+  if [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && ! grep -q '^flags:.*F' /proc/sys/fs/binfmt_misc/qemu-aarch64; then
+    echo -1 >/proc/sys/fs/binfmt_misc/qemu-aarch64 || return 1
+  fi
   if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
     [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
     local conf
