@@ -170,15 +170,20 @@ pub fn fork_generation() -> u64 {
     GENERATION.load(Relaxed)
 }
 
-/// A connection was opened: returns the counters its close is counted in.
+/// A connection was opened: returns the counters it is counted in (its
+/// close is counted there too).
 pub fn connection_opened() -> Option<Arc<Counters>> {
-    let mut owner = None;
-    with(|c| {
-        c.opened.fetch_add(1, Relaxed);
-        c.live.fetch_add(1, Relaxed);
-    });
-    let _ = ON_BEHALF.try_with(|o| owner = o.borrow().clone());
-    owner.or_else(|| MINE.try_with(|m| m.get().cloned()).ok().flatten())
+    let c = ON_BEHALF
+        .try_with(|o| o.borrow().clone())
+        .ok()
+        .flatten()
+        .or_else(|| {
+            MINE.try_with(|m| m.get_or_init(Default::default).clone())
+                .ok()
+        })?;
+    c.opened.fetch_add(1, Relaxed);
+    c.live.fetch_add(1, Relaxed);
+    Some(c)
 }
 
 pub fn connection_closed(owner: Option<&Arc<Counters>>, generation: u64) {
