@@ -27,17 +27,15 @@ THREADS=${THREADS:-32}
 REQUESTS=${REQUESTS:-2000}
 CONCURRENCY=${CONCURRENCY:-32}
 LIMIT=$((REQUESTS / 2))
-passed=0 failed=0
-result() { if [ "$1" = 0 ]; then passed=$((passed + 1)); echo "ok   $2"; else failed=$((failed + 1)); echo "FAIL $2"; fi; }
-finish() { echo "apache: $passed passed, $failed failed"; exit 0; }
+passed=0 failed=0 CHECKS=apache
 
 ztsphp=$(command -v "$PHP")
 prefix=$(dirname "$(dirname "$ztsphp")")
 module="$prefix/lib/apache2/libphp.so"
-[ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ] || { result 1 "$PHP is not a thread-safe PHP"; finish; }
-[ -f "$module" ] || { result 1 "no Apache module at $module"; finish; }
-command -v apache2 >/dev/null && command -v ab >/dev/null || { result 1 "apache2 and ab are not installed"; finish; }
-[ -f "$EXT" ] || { result 1 "no release build at $EXT"; finish; }
+[ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ] || { result 1 "$PHP is not a thread-safe PHP"; checks_finish; }
+[ -f "$module" ] || { result 1 "no Apache module at $module"; checks_finish; }
+command -v apache2 >/dev/null && command -v ab >/dev/null || { result 1 "apache2 and ab are not installed"; checks_finish; }
+[ -f "$EXT" ] || { result 1 "no release build at $EXT"; checks_finish; }
 
 # the Apache child runs as www-data: its files must be readable by it
 dir=$(mktemp -d /tmp/rk-apache.XXXXXX); chmod 755 "$dir"
@@ -103,7 +101,7 @@ stop_apache() {
 }
 trap 'stop_apache; cleanup; rm -rf "$dir"' EXIT
 
-start_server || { result 1 "redis-server did not start"; finish; }
+start_server || { result 1 "redis-server did not start"; checks_finish; }
 echo "   Apache $(apache2 -v | grep -oE 'Apache/[0-9.]+'), mpm_event, $THREADS threads in one child; PHP $("$PHP" -n -r 'echo PHP_VERSION;') ZTS"
 apache2 -f "$dir/httpd.conf" -k start 2>&1 | grep -v '^$' || true
 up=1
@@ -112,7 +110,7 @@ for _ in $(seq 200); do
   sleep 0.05
 done
 result $up "Apache started with the ZTS PHP module and answered"
-[ $up = 0 ] || { tail -20 "$dir/error.log"; finish; }
+[ $up = 0 ] || { tail -20 "$dir/error.log"; checks_finish; }
 
 # a crash, a panic or a PHP error other than the uncaught ConnectionException
 # of a request made while Redis was down and the deliberate deaths below
@@ -186,4 +184,4 @@ result $([ -n "$out" ] && ! echo "$out" | grep -qv '^ok '; echo $?) "invariants 
 log=$(errors_in_log)
 result $([ -z "$log" ]; echo $?) "Apache's error log: no crash, no PHP error but the failed calls' uncaught ConnectionException"
 [ -n "$log" ] && echo "$log" | head -20
-finish
+checks_finish

@@ -16,16 +16,14 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 THREADS=${THREADS:-16}
 PER=${PER:-25}
-passed=0 failed=0
-result() { if [ "$1" = 0 ]; then passed=$((passed + 1)); echo "ok   $2"; else failed=$((failed + 1)); echo "FAIL $2"; fi; }
-finish() { echo "embed: $passed passed, $failed failed"; exit 0; }
+passed=0 failed=0 CHECKS=embed
 
 ztsphp=$(command -v "$PHP")
 prefix=$(dirname "$(dirname "$ztsphp")")
 lib="$prefix/lib/embed/libphp.so"
-[ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ] || { result 1 "$PHP is not a thread-safe PHP"; finish; }
-[ -f "$lib" ] || { result 1 "no embed SAPI library at $lib"; finish; }
-[ -f "$EXT" ] || { result 1 "no release build at $EXT"; finish; }
+[ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ] || { result 1 "$PHP is not a thread-safe PHP"; checks_finish; }
+[ -f "$lib" ] || { result 1 "no embed SAPI library at $lib"; checks_finish; }
+[ -f "$EXT" ] || { result 1 "no release build at $EXT"; checks_finish; }
 
 dir=$(mktemp -d /tmp/rk-embed.XXXXXX)
 mkdir -p "$dir/www/state"
@@ -34,9 +32,9 @@ cc -O1 -Wall -o "$dir/threads" php-tests/tools/embed/threads.c $("$prefix/bin/ph
   -L"$prefix/lib/embed" -Wl,-rpath,"$prefix/lib/embed" -lphp -lpthread >"$dir/cc.log" 2>&1
 rc=$?
 result $rc "the host program builds against the embed SAPI ($lib)"
-[ $rc = 0 ] || { cat "$dir/cc.log"; finish; }
+[ $rc = 0 ] || { cat "$dir/cc.log"; checks_finish; }
 
-rport=$(start_redis embed) || { result 1 "redis-server did not start"; finish; }
+rport=$(start_redis embed) || { result 1 "redis-server did not start"; checks_finish; }
 printf 'extension=%s\nrediskit.default_dsn=redis://127.0.0.1:%s\n' "$EXT" "$rport" >"$dir/php.ini"
 sent=$((THREADS * PER))
 t=$SECONDS
@@ -53,4 +51,4 @@ errs=$(grep -vE '^\s*$' "$dir/err")
 result $([ -z "$errs" ]; echo $?) "stderr: no crash, no PHP error"
 [ -n "$errs" ] && echo "$errs" | head -20
 rm -rf "$dir"
-finish
+checks_finish

@@ -30,6 +30,12 @@ use_server() {
 server_version() { "$REDIS_SERVER" --version | grep -oE '^[A-Za-z]+ server v=[0-9.]+' | sed 's/ server v=/ /'; }
 [ -x "$RK_RUN_DIR/bin/redis-server" ] || use_server "$REDIS_SERVER" "$REDIS_CLI"
 
+# For a stage's own checker script (apache-zts.sh, embed-zts.sh): result RC
+# WHAT prints one "ok"/"FAIL" line and counts it; checks_finish prints the
+# closing "$CHECKS: N passed, N failed" line that suite.sh counts.
+result() { if [ "$1" = 0 ]; then passed=$((passed + 1)); echo "ok   $2"; else failed=$((failed + 1)); echo "FAIL $2"; fi; }
+checks_finish() { echo "$CHECKS: ${passed:-0} passed, ${failed:-0} failed"; exit 0; }
+
 free_port() {
   "$PHP" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
 }
