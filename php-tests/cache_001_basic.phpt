@@ -148,7 +148,7 @@ NULL
 string(4) "kept"
 string(4) "kept"
 int(0)
-array(6) {
+array(7) {
   ["hits"]=>
   int(5)
   ["misses"]=>
@@ -160,5 +160,7 @@ array(6) {
   ["early_refreshes"]=>
   int(0)
   ["stale_served"]=>
+  int(0)
+  ["local_hits"]=>
   int(0)
 }

@@ -113,7 +113,7 @@ array(3) {
   int(1)
 }
 int(6)
-array(6) {
+array(7) {
   ["hits"]=>
   int(2)
   ["misses"]=>
@@ -125,6 +125,8 @@ array(6) {
   ["early_refreshes"]=>
   int(0)
   ["stale_served"]=>
+  int(0)
+  ["local_hits"]=>
   int(0)
 }
 int(0)

@@ -61,6 +61,7 @@ cache_computes
 cache_waits
 cache_early_refreshes
 cache_stale_served
+cache_local_hits
 pid
 bool(true)
 bool(true)

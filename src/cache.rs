@@ -20,6 +20,7 @@
 //! The PHP values are serialized by the binding; this module sees bytes.
 use crate::conn::{self, aux_key, int, shown, shown_float, Args, Dsn, Error, Result};
 use crate::conn::{ScriptCall, Value};
+use crate::local::{self, Lookup, Tier};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use parking_lot::Mutex;
@@ -38,7 +39,13 @@ pub const OPTIONS: &[&str] = &[
     "stale_ttl",
     "serializer",
     "prefix",
+    "local",
 ];
+
+/// The options of the `local` option.
+pub const LOCAL_OPTIONS: &[&str] = &["max_bytes", "recheck_after"];
+/// The local tier's default size (per worker and namespace).
+pub const LOCAL_DEFAULT_BYTES: i64 = 4 << 20;
 
 /// The options `remember()` takes per call.
 pub const CALL_OPTIONS: &[&str] = &[
@@ -320,10 +327,12 @@ pub struct Counters {
     pub waits: AtomicU64,
     pub early_refreshes: AtomicU64,
     pub stale_served: AtomicU64,
+    pub local_hits: AtomicU64,
 }
 
 #[derive(Clone, Copy)]
 enum Count {
+    LocalHit,
     Hit,
     Miss,
     Compute,
@@ -333,7 +342,7 @@ enum Count {
 }
 
 impl Counters {
-    fn all(&self) -> [&AtomicU64; 6] {
+    fn all(&self) -> [&AtomicU64; 7] {
         [
             &self.hits,
             &self.misses,
@@ -341,6 +350,7 @@ impl Counters {
             &self.waits,
             &self.early_refreshes,
             &self.stale_served,
+            &self.local_hits,
         ]
     }
 
@@ -365,6 +375,7 @@ impl Counters {
             Count::Wait => (&c.waits, conn::stats::Event::CacheWait),
             Count::EarlyRefresh => (&c.early_refreshes, conn::stats::Event::CacheEarlyRefresh),
             Count::StaleServed => (&c.stale_served, conn::stats::Event::CacheStaleServed),
+            Count::LocalHit => (&c.local_hits, conn::stats::Event::CacheLocalHit),
         };
         mine.fetch_add(n, Relaxed);
         conn::stats::count(total, n);
@@ -373,13 +384,14 @@ impl Counters {
     /// (name, value) in a stable order.
     pub fn snapshot(&self) -> Vec<(&'static str, u64)> {
         let c = self.current();
-        const NAMES: [&str; 6] = [
+        const NAMES: [&str; 7] = [
             "hits",
             "misses",
             "computes",
             "waits",
             "early_refreshes",
             "stale_served",
+            "local_hits",
         ];
         NAMES
             .iter()
@@ -499,6 +511,8 @@ pub enum Got<T> {
 }
 
 enum Fetch {
+    /// A value from the local tier (no round trip).
+    Local(Vec<u8>),
     Hit(Vec<u8>),
     Miss,
     Claimed,
@@ -535,6 +549,8 @@ pub struct Cache {
     policy: Policy,
     serializer: Format,
     counters: Arc<Counters>,
+    /// The local tier and the tracking connection it reads through.
+    local: Option<(Tier, Arc<Dsn>)>,
 }
 
 impl Cache {
@@ -575,11 +591,36 @@ impl Cache {
         let prefix = opts
             .string("prefix")?
             .unwrap_or_else(|| settings.prefix.clone());
+        let local = opts.nested("local")?;
         opts.finish("RedisCache", OPTIONS)?;
+        let local = match local {
+            None => None,
+            Some(mut lo) => {
+                let mut read = || -> Result<(usize, Duration)> {
+                    let max = lo.int("max_bytes", 1024, 1 << 40, LOCAL_DEFAULT_BYTES)?;
+                    let recheck = lo
+                        .seconds("recheck_after")?
+                        .unwrap_or(Duration::from_secs(1));
+                    Ok((max as usize, recheck))
+                };
+                let got = read().map_err(|e| {
+                    Error::invalid(format!("RedisCache: in option 'local', {}", e.message()))
+                })?;
+                lo.finish("RedisCache option 'local'", LOCAL_OPTIONS)?;
+                Some(got)
+            }
+        };
         let dsn = connection.single(settings)?;
         let mut base = conn::main_key(&prefix, namespace);
         base.push(b':');
         let counters = counters_for(&base);
+        let local = local.map(|(max, recheck)| {
+            let track = Arc::new(dsn.with_tracking());
+            let mut name = track.pool_key().to_string();
+            name.push('\0');
+            name.push_str(&String::from_utf8_lossy(&base));
+            (Tier::new(name, max, recheck), track)
+        });
         Ok(Cache {
             dsn,
             base,
@@ -587,6 +628,7 @@ impl Cache {
             policy,
             serializer,
             counters,
+            local,
         })
     }
 
@@ -655,12 +697,10 @@ impl Cache {
     /// only kept for its stale window is a miss here).
     pub fn get(&self, key: &[u8]) -> Result<Option<Entry>> {
         let k = self.key(key)?;
-        let mut a = Args::cmd("GET");
-        a.push(&k);
-        let raw = match conn::command(&self.dsn, &a, true)? {
-            Value::BulkString(b) => Some(b),
-            Value::Nil => None,
-            v => return Err(Error::unexpected("GET", &v)),
+        let (raw, local) = match self.read_raw(&k)? {
+            Fetch::Hit(b) => (Some(b), false),
+            Fetch::Local(b) => (Some(b), true),
+            _ => (None, false),
         };
         let now = now_ms();
         let found = raw
@@ -674,6 +714,9 @@ impl Cache {
             },
             1,
         );
+        if local && found.is_some() {
+            self.counters.add(Count::LocalHit, 1);
+        }
         Ok(found)
     }
 
@@ -767,6 +810,9 @@ impl Cache {
             .map(|(k, _)| self.key(k))
             .collect::<Result<_>>()?;
         let p = self.policy;
+        for k in &full {
+            self.forget(k);
+        }
         for group in self.groups(&full) {
             let cmds: Vec<Args> = group
                 .iter()
@@ -800,6 +846,7 @@ impl Cache {
             Format::Raw => "s",
             _ => "p",
         };
+        self.forget(&k);
         let mut c = ScriptCall::new(&scripts::CACHE_INCR);
         c.key(&k).int(by).arg(format);
         int(conn::eval(&self.dsn, &c, false)?, "cache increment")
@@ -811,6 +858,7 @@ impl Cache {
         let k = self.key(key)?;
         let p = self.policy;
         let px = jittered(ttl_ms, p.jitter);
+        self.forget(&k);
         let mut c = ScriptCall::new(&scripts::CACHE_TOUCH);
         c.key(&k)
             .int(if px == 0 { 0 } else { (now_ms() + px) as i64 })
@@ -822,6 +870,7 @@ impl Cache {
     pub fn add(&self, key: &[u8], value: &Stored, ttl_ms: u64) -> Result<bool> {
         let k = self.key(key)?;
         let (bytes, px) = self.stored(value, ttl_ms, 0, &self.policy);
+        self.forget(&k);
         let mut a = Args::cmd("SET");
         a.push(&k).push(bytes).push("NX");
         if px > 0 {
@@ -833,6 +882,9 @@ impl Cache {
     /// Deletes keys; how many existed.
     pub fn delete(&self, keys: &[Vec<u8>]) -> Result<i64> {
         let full: Vec<Vec<u8>> = keys.iter().map(|k| self.key(k)).collect::<Result<_>>()?;
+        for k in &full {
+            self.forget(k);
+        }
         let mut n = 0;
         for group in self.groups(&full) {
             let mut a = Args::cmd("UNLINK");
@@ -856,6 +908,9 @@ impl Cache {
             pattern.push(b);
         }
         pattern.push(b'*');
+        if let Some((tier, _)) = &self.local {
+            tier.clear();
+        }
         let routes = conn::master_routes(&self.dsn)?;
         let mut n = 0;
         if routes.is_empty() {
@@ -908,14 +963,56 @@ impl Cache {
         }
     }
 
-    /// A plain GET: the hit path.
+    /// The hit path: the local tier, else a plain GET (through the tier's
+    /// tracking connection when there is a tier, so the value is kept).
     fn read(&self, k: &Keys) -> Result<Fetch> {
+        self.read_raw(&k.value)
+    }
+
+    fn read_raw(&self, key: &[u8]) -> Result<Fetch> {
+        if let Some((tier, track)) = &self.local {
+            if !local::is_refused(track.pool_key()) {
+                if let Lookup::Hit(raw) = tier.get(key) {
+                    return Ok(Fetch::Local(raw.to_vec()));
+                }
+                match conn::tracked_get(track, key) {
+                    Ok(r) => {
+                        return Ok(match r.value {
+                            Some(v) => {
+                                tier.put(key, &v, r.session, r.pttl_ms);
+                                Fetch::Hit(v)
+                            }
+                            None => Fetch::Miss,
+                        });
+                    }
+                    Err(e) => match conn::tracking::take_refusal() {
+                        // the server will not track: this worker reads
+                        // without the tier from now on
+                        Some(why) => local::refuse(
+                            track.pool_key(),
+                            format!(
+                                "RedisCache: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
+                                self.dsn.redacted()
+                            ),
+                        ),
+                        None => return Err(e),
+                    },
+                }
+            }
+        }
         let mut a = Args::cmd("GET");
-        a.push(&k.value);
+        a.push(key);
         match conn::command(&self.dsn, &a, true)? {
             Value::BulkString(b) => Ok(Fetch::Hit(b)),
             Value::Nil => Ok(Fetch::Miss),
             v => Err(Error::unexpected("GET", &v)),
+        }
+    }
+
+    /// This worker is about to write `key`: its local copy goes first.
+    fn forget(&self, key: &[u8]) {
+        if let Some((tier, _)) = &self.local {
+            tier.forget(key);
         }
     }
 
@@ -972,6 +1069,7 @@ impl Cache {
             .key(k.claim())
             .key(k.waiters())
             .key(k.wake());
+        self.forget(&k.value);
         let (bytes, px) = write.unwrap_or_default();
         let mut tok = Vec::with_capacity(token.len() + 2);
         tok.push(wake);
@@ -1053,8 +1151,9 @@ impl Cache {
         let mut waited = false;
         let mut step = self.read(&k)?;
         loop {
+            let local = matches!(step, Fetch::Local(_));
             step = match step {
-                Fetch::Hit(raw) => {
+                Fetch::Hit(raw) | Fetch::Local(raw) => {
                     let Some(entry) = self.decode(raw) else {
                         // a value RedisCache did not write: replaced
                         if !waited {
@@ -1083,6 +1182,9 @@ impl Cache {
                     }
                     if !waited {
                         self.counters.add(Count::Hit, 1);
+                        if local {
+                            self.counters.add(Count::LocalHit, 1);
+                        }
                     }
                     return Ok(Got::Cached(entry));
                 }

@@ -5,6 +5,7 @@
 pub mod cache;
 pub mod conn;
 pub mod leaderboard;
+pub mod local;
 pub mod lock;
 pub mod options;
 pub mod queue;
@@ -30,7 +31,8 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 /// lock_timed_out, lock_lost, queue_pushed, queue_claimed, queue_acked,
 /// queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
 /// limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
-/// cache_early_refreshes, cache_stale_served, and pid.
+/// cache_early_refreshes, cache_stale_served, cache_local_hits (hits served
+/// by a local tier, counted in cache_hits too), and pid.
 /// @return array<string, int>
 #[cfg(not(any(test, fuzzing)))]
 #[php_function]

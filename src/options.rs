@@ -20,6 +20,8 @@ pub enum OptValue {
     Float(f64),
     Str(Vec<u8>),
     List(Vec<OptValue>),
+    /// An array with string keys: options of an option.
+    Map(Vec<(String, OptValue)>),
     Other(&'static str),
 }
 
@@ -32,7 +34,7 @@ impl OptValue {
             OptValue::Int(_) => "int",
             OptValue::Float(_) => "float",
             OptValue::Str(_) => "string",
-            OptValue::List(_) => "array",
+            OptValue::List(_) | OptValue::Map(_) => "array",
             OptValue::Other(t) => t,
         }
     }
@@ -252,20 +254,39 @@ impl Options {
         }
     }
 
+    /// An option holding options of its own: `true` or an array of them
+    /// (`Some`), `false`, null or absent (`None`).
+    pub fn nested(&mut self, key: &str) -> Result<Option<Options>> {
+        match self.take(key) {
+            None | Some(OptValue::Null) | Some(OptValue::Bool(false)) => Ok(None),
+            Some(OptValue::Bool(true)) => Ok(Some(Options::default())),
+            Some(OptValue::List(l)) if l.is_empty() => Ok(Some(Options::default())),
+            Some(OptValue::Map(m)) => Ok(Some(Options::new(m))),
+            Some(OptValue::List(_)) => Err(Error::invalid(format!(
+                "option '{key}' must be true or an array of options by name, got a list"
+            ))),
+            Some(v) => Err(wrong_type(key, "true or an array of options", &v)),
+        }
+    }
+
     /// A list of strings (an empty list when absent).
     pub fn string_list(&mut self, key: &str) -> Result<Vec<String>> {
         match self.take(key) {
             None | Some(OptValue::Null) => Ok(Vec::new()),
-            Some(OptValue::List(items)) => items
-                .into_iter()
-                .map(|v| match v {
-                    OptValue::Str(s) => String::from_utf8(s)
-                        .map_err(|_| Error::invalid(format!("option '{key}' must hold strings"))),
-                    v => Err(wrong_type(key, "a list of strings", &v)),
-                })
-                .collect(),
+            Some(OptValue::Map(m)) => Self::strings(key, m.into_iter().map(|(_, v)| v)),
+            Some(OptValue::List(items)) => Self::strings(key, items.into_iter()),
             Some(v) => Err(wrong_type(key, "a list of strings", &v)),
         }
+    }
+
+    fn strings(key: &str, items: impl Iterator<Item = OptValue>) -> Result<Vec<String>> {
+        items
+            .map(|v| match v {
+                OptValue::Str(s) => String::from_utf8(s)
+                    .map_err(|_| Error::invalid(format!("option '{key}' must hold strings"))),
+                v => Err(wrong_type(key, "a list of strings", &v)),
+            })
+            .collect()
     }
 }
 

@@ -102,6 +102,10 @@ pub struct Dsn {
     /// Verify with ROLE at connect time that the server is a master (nodes
     /// resolved through Sentinel).
     pub check_master: bool,
+    /// Connections of their own, in RESP3 with client tracking on (see
+    /// `conn::tracking`); the nodes of a cluster or the master behind
+    /// Sentinel inherit it.
+    pub tracking: bool,
 }
 
 impl std::fmt::Debug for Dsn {
@@ -237,12 +241,24 @@ impl Dsn {
             Some(t) => t.key(),
         };
         format!(
-            "{topo}{:?}|{}|{}|{}",
+            "{topo}{:?}|{}|{}|{}{}",
             self.addr,
             self.user.as_deref().unwrap_or(""),
             self.password.as_deref().unwrap_or(""),
-            self.db
+            self.db,
+            if self.tracking { "|tracking" } else { "" }
         )
+    }
+
+    /// The same servers, reached over tracking connections of their own
+    /// (`conn::tracking`).
+    pub fn with_tracking(&self) -> Dsn {
+        let mut d = Dsn {
+            tracking: true,
+            ..self.clone()
+        };
+        d.key = d.compute_key();
+        d
     }
 
     /// The same credentials and timeouts, for another server.
@@ -369,6 +385,7 @@ impl Dsn {
             read_timeout: defaults.read,
             topology: None,
             check_master: false,
+            tracking: false,
         };
 
         // userinfo: everything before the last '@' (before the last "@/" of

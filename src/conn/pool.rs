@@ -58,6 +58,20 @@ fn put(slot: Slot, key: String, wire: Wire) {
     }
 }
 
+/// Reads, without blocking, what each pooled tracking connection of this
+/// thread received (`Wire::drain`); closes those found dead.
+pub fn drain_tracking() {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let generation = stats::fork_generation();
+        if p.generation != generation {
+            p.conns.clear();
+            p.generation = generation;
+        }
+        p.conns.retain_mut(|(_, _, w)| w.session == 0 || w.drain());
+    });
+}
+
 /// Number of connections this thread keeps open.
 pub fn pooled() -> usize {
     POOL.with(|p| p.borrow().conns.len())

@@ -102,9 +102,10 @@ pub enum Event {
     CacheWait,
     CacheEarlyRefresh,
     CacheStaleServed,
+    CacheLocalHit,
 }
 
-const EVENTS: [(Event, &str); 18] = [
+const EVENTS: [(Event, &str); 19] = [
     (Event::LockAcquired, "lock_acquired"),
     (Event::LockContended, "lock_contended"),
     (Event::LockTimedOut, "lock_timed_out"),
@@ -123,6 +124,7 @@ const EVENTS: [(Event, &str); 18] = [
     (Event::CacheWait, "cache_waits"),
     (Event::CacheEarlyRefresh, "cache_early_refreshes"),
     (Event::CacheStaleServed, "cache_stale_served"),
+    (Event::CacheLocalHit, "cache_local_hits"),
 ];
 
 // EVENTS lists the events in their declaration order

@@ -9,7 +9,8 @@
 use super::dsn::{Addr, Dsn};
 use super::resp::{ReadError, Reader};
 use super::stats;
-use redis::Value;
+use super::tracking;
+use redis::{PushKind, Value};
 use std::io::{self, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::os::fd::{AsRawFd, RawFd};
@@ -148,6 +149,8 @@ pub struct Wire {
     /// This connection's user may run `MULTI`: learnt from the first
     /// transaction's own `MULTI` reply (see `conn::transact`).
     pub(crate) multi_allowed: bool,
+    /// Its tracking session (`conn::tracking`), 0 for an ordinary connection.
+    pub(crate) session: u64,
 }
 
 impl Drop for Wire {
@@ -176,6 +179,9 @@ impl Drop for Wire {
             }
         }
         stats::connection_closed(self.counted_in.as_ref(), self.generation);
+        if self.session != 0 {
+            tracking::closed(self.session);
+        }
     }
 }
 
@@ -214,6 +220,7 @@ impl Wire {
             counted_in: stats::connection_opened(),
             client_id: None,
             multi_allowed: false,
+            session: 0,
         };
 
         // Handshake (AUTH, SELECT) in one round trip, bounded by the connect timeout.
@@ -232,6 +239,18 @@ impl Wire {
         if dsn.check_master {
             setup.push(vec![b"ROLE".to_vec()]);
         }
+        // a tracking connection: RESP3 (invalidations are pushed on this
+        // same connection, in order with its replies), tracking of the
+        // reads sent after CLIENT CACHING yes only
+        let tracking_from = setup.len();
+        if dsn.tracking {
+            setup.push(vec![b"HELLO".to_vec(), b"3".to_vec()]);
+            setup.push(
+                [&b"CLIENT"[..], b"TRACKING", b"on", b"OPTIN"]
+                    .map(<[u8]>::to_vec)
+                    .to_vec(),
+            );
+        }
         if !setup.is_empty() {
             let remaining = deadline
                 .checked_duration_since(Instant::now())
@@ -248,8 +267,15 @@ impl Wire {
                             format!("cannot connect to {where_}: handshake failed: {m}"),
                         ),
                     })?;
-            for r in replies {
+            for (i, r) in replies.into_iter().enumerate() {
                 match r {
+                    Value::ServerError(e) if i >= tracking_from => {
+                        let why = server_error_text(&e);
+                        tracking::refused(why.clone());
+                        return Err(Fail::NotSent(format!(
+                            "cannot connect to {where_}: client tracking refused: {why}"
+                        )));
+                    }
                     Value::ServerError(e) => {
                         return Err(Fail::NotSent(format!(
                             "cannot connect to {where_}: {}",
@@ -269,6 +295,9 @@ impl Wire {
                 }
             }
         }
+        if dsn.tracking {
+            wire.session = tracking::open();
+        }
         Ok(wire)
     }
 
@@ -280,6 +309,10 @@ impl Wire {
     /// has not closed this connection (restart, CLIENT KILL, idle timeout)
     /// and that no stray bytes wait to be read.
     pub fn is_alive(&mut self) -> bool {
+        if self.session != 0 {
+            // bytes waiting on a tracking connection are pushes: read them
+            return self.drain();
+        }
         if self.broken || self.reader.has_buffered() {
             return false;
         }
@@ -356,7 +389,17 @@ impl Wire {
             retimed: false,
             reads: 0,
         };
-        let r = self.reader.read_value(&mut stream);
+        let mut r = self.reader.read_value(&mut stream);
+        if self.session != 0 {
+            // pushes come before the reply they preceded on the server
+            while let Ok(Value::Push { kind, data }) = r {
+                pushed(self.session, kind, data);
+                r = self.reader.read_value(&mut stream);
+            }
+            if r.is_ok() {
+                tracking::heard(self.session);
+            }
+        }
         if stream.retimed {
             self.timeout = None; // the socket's timeout was changed: set it again next time
         }
@@ -418,6 +461,41 @@ impl Wire {
         Ok(out)
     }
 
+    /// Reads what a tracking connection received, without blocking: one
+    /// `recv` when nothing waits. False (and broken) when the server closed
+    /// it or sent something that is not a push.
+    pub fn drain(&mut self) -> bool {
+        if self.broken {
+            return false;
+        }
+        let fd = self.stream.fd();
+        let tls = matches!(self.stream, Stream::Tls(_));
+        if tls && set_nonblocking(fd, true).is_err() {
+            self.broken = true;
+            return false;
+        }
+        let mut src = NonBlocking {
+            stream: &mut self.stream,
+        };
+        let alive = loop {
+            match self.reader.read_value(&mut src) {
+                Ok(Value::Push { kind, data }) => pushed(self.session, kind, data),
+                Ok(_) => break false,
+                Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => break true,
+                Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break false,
+            }
+        };
+        if tls && set_nonblocking(fd, false).is_err() {
+            self.broken = true;
+            return false;
+        }
+        if !alive {
+            self.broken = true;
+        }
+        alive
+    }
+
     /// Waits up to `timeout` for the socket to become readable (a reply to a
     /// blocking command). `Ok(false)` on timeout; the reply stays pending.
     pub fn wait_readable(&mut self, timeout: Duration) -> Result<bool, Fail> {
@@ -453,6 +531,78 @@ impl Wire {
             }
         }
     }
+}
+
+/// A push on a tracking connection: an invalidation is queued for the
+/// local tier; anything else (none is asked for) is ignored.
+fn pushed(session: u64, kind: PushKind, data: Vec<Value>) {
+    if kind != PushKind::Invalidate {
+        return;
+    }
+    match data.into_iter().next() {
+        Some(Value::Array(keys)) => {
+            let keys = keys
+                .into_iter()
+                .filter_map(|k| match k {
+                    Value::BulkString(b) => Some(b),
+                    Value::SimpleString(s) => Some(s.into_bytes()),
+                    _ => None,
+                })
+                .collect();
+            tracking::invalidated(session, Some(keys));
+        }
+        // a null: FLUSHALL / FLUSHDB (anything unreadable: as much)
+        _ => tracking::invalidated(session, None),
+    }
+}
+
+/// The stream read without blocking: `recv(MSG_DONTWAIT)` on a plain
+/// socket (one system call), the TLS stream on a socket set non-blocking.
+struct NonBlocking<'a> {
+    stream: &'a mut Stream,
+}
+
+impl Read for NonBlocking<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.stream {
+            Stream::Tls(s) => s.read(buf),
+            _ => {
+                // SAFETY: a valid open descriptor and a buffer of buf.len() bytes.
+                let r = unsafe {
+                    libc::recv(
+                        self.stream.fd(),
+                        buf.as_mut_ptr().cast(),
+                        buf.len(),
+                        libc::MSG_DONTWAIT,
+                    )
+                };
+                if r < 0 {
+                    Err(io::Error::last_os_error())
+                } else {
+                    Ok(r as usize)
+                }
+            }
+        }
+    }
+}
+
+fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
+    // SAFETY: fcntl on our own open descriptor.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let flags = if on {
+            flags | libc::O_NONBLOCK
+        } else {
+            flags & !libc::O_NONBLOCK
+        };
+        if libc::fcntl(fd, libc::F_SETFL, flags) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 fn is_timeout(e: &io::Error) -> bool {

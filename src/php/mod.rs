@@ -474,9 +474,9 @@ pub fn connection_arg(zval: Option<&Zval>) -> Result<Connection, PhpException> {
     Ok(Connection::List(list))
 }
 
-/// An option value; a list holds scalars only (no option takes nested
-/// lists): an array inside one is `Other("array")`, so a self-referencing or
-/// deeply nested array cannot recurse without end.
+/// An option value; a list or a keyed array holds scalars only (no option
+/// takes deeper arrays): an array inside one is `Other("array")`, so a
+/// self-referencing or deeply nested array cannot recurse without end.
 fn opt_value(z: &Zval) -> OptValue {
     opt_value_at(z, 0)
 }
@@ -494,12 +494,29 @@ fn opt_value_at(z: &Zval, depth: u32) -> OptValue {
     } else if let Some(s) = z.zend_str() {
         OptValue::Str(s.as_bytes().to_vec())
     } else if let (Some(a), 0) = (z.array(), depth) {
-        OptValue::List(
-            array_entries(a)
-                .into_iter()
-                .map(|(_, v)| opt_value_at(v, depth + 1))
-                .collect(),
-        )
+        let entries = array_entries(a);
+        if entries.iter().any(|(k, _)| matches!(k, Key::Bytes(_))) {
+            // keyed: options of their own (`'local' => ['max_bytes' => ...]`)
+            OptValue::Map(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let k = match k {
+                            Key::Int(i) => i.to_string(),
+                            Key::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),
+                        };
+                        (k, opt_value_at(v, depth + 1))
+                    })
+                    .collect(),
+            )
+        } else {
+            OptValue::List(
+                entries
+                    .into_iter()
+                    .map(|(_, v)| opt_value_at(v, depth + 1))
+                    .collect(),
+            )
+        }
     } else {
         OptValue::Other(type_name(z))
     }

@@ -1,0 +1,293 @@
+//! The local read tier: values read from Redis kept in the worker's own
+//! memory, invalidated by Redis itself (client tracking, `conn::tracking`),
+//! never by a guess.
+//!
+//! A tier is one worker's (one PHP process, one thread under ZTS), named by
+//! its owner (a `RedisCache` namespace on a DSN), and bounded in bytes: the
+//! least recently used values go first. A value is served from it only when
+//! all of these hold:
+//! - it was read on a tracking connection that is still open (a connection
+//!   that closes, for any reason, takes every value read on it along: an
+//!   invalidation may have been lost with it);
+//! - every invalidation that connection had received was applied first
+//!   (`conn::tracking::drain`: one non-blocking `recv` per connection);
+//! - that connection received something from Redis within `recheck` (a
+//!   link that went silent could be losing invalidations: the read goes to
+//!   Redis, which answers or fails);
+//! - its Redis TTL (read with it) has not run out.
+//!
+//! So a local hit is never older than the last write Redis had completed
+//! before this worker's previous round trip on that connection: Redis
+//! queues an invalidation ahead of any later reply on the same connection.
+use crate::conn::tracking::{self, Event};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// Bytes counted per value on top of its key and bytes (map and LRU entries).
+const OVERHEAD: usize = 96;
+
+/// One value held locally.
+struct Item {
+    raw: Rc<[u8]>,
+    session: u64,
+    /// When Redis expires it (`None`: no TTL).
+    dies: Option<Instant>,
+    /// Its place in the LRU order.
+    tick: u64,
+    bytes: usize,
+}
+
+/// One tier: values by full Redis key.
+struct Store {
+    max_bytes: usize,
+    bytes: usize,
+    items: HashMap<Vec<u8>, Item>,
+    lru: BTreeMap<u64, Vec<u8>>,
+    tick: u64,
+}
+
+impl Store {
+    fn new(max_bytes: usize) -> Self {
+        Store {
+            max_bytes,
+            bytes: 0,
+            items: HashMap::new(),
+            lru: BTreeMap::new(),
+            tick: 0,
+        }
+    }
+
+    fn remove(&mut self, key: &[u8]) {
+        if let Some(it) = self.items.remove(key) {
+            self.lru.remove(&it.tick);
+            self.bytes -= it.bytes;
+        }
+    }
+
+    fn retain(&mut self, keep: impl Fn(&Item) -> bool) {
+        let gone: Vec<Vec<u8>> = self
+            .items
+            .iter()
+            .filter(|(_, it)| !keep(it))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in gone {
+            self.remove(&k);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.items.clear();
+        self.lru.clear();
+        self.bytes = 0;
+    }
+
+    fn apply(&mut self, e: &Event) {
+        match e {
+            Event::Invalidate(_, keys) => {
+                for k in keys {
+                    self.remove(k);
+                }
+            }
+            Event::Flush(s) | Event::Closed(s) => self.retain(|it| it.session != *s),
+            Event::Overflow => self.clear(),
+        }
+    }
+
+    fn insert(&mut self, key: &[u8], raw: &[u8], session: u64, dies: Option<Instant>) {
+        self.remove(key);
+        let bytes = 2 * key.len() + raw.len() + OVERHEAD;
+        if bytes > self.max_bytes {
+            return;
+        }
+        while self.bytes + bytes > self.max_bytes {
+            let Some((_, oldest)) = self.lru.pop_first() else {
+                break;
+            };
+            if let Some(it) = self.items.remove(&oldest) {
+                self.bytes -= it.bytes;
+            }
+        }
+        self.tick += 1;
+        self.lru.insert(self.tick, key.to_vec());
+        self.items.insert(
+            key.to_vec(),
+            Item {
+                raw: raw.into(),
+                session,
+                dies,
+                tick: self.tick,
+                bytes,
+            },
+        );
+        self.bytes += bytes;
+    }
+
+    fn touch(&mut self, key: &[u8]) {
+        let Some(it) = self.items.get_mut(key) else {
+            return;
+        };
+        self.tick += 1;
+        if let Some(k) = self.lru.remove(&it.tick) {
+            self.lru.insert(self.tick, k);
+        }
+        it.tick = self.tick;
+    }
+}
+
+thread_local! {
+    static STORES: RefCell<HashMap<String, Store>> = RefCell::new(HashMap::new());
+    /// Tracking DSNs whose server refused tracking.
+    static REFUSED: RefCell<HashSet<String>> = RefCell::new(HashSet::new());
+    /// A notice for the caller to raise (the binding's job), once.
+    static NOTICE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Applies every tracking event to every tier of this thread: those the
+/// connections received by now (`drain`), or only those already read
+/// with replies.
+fn sync(drain: bool) {
+    let events = if drain {
+        tracking::drain()
+    } else {
+        tracking::take_events()
+    };
+    if events.is_empty() {
+        return;
+    }
+    STORES.with(|s| {
+        for store in s.borrow_mut().values_mut() {
+            for e in &events {
+                store.apply(e);
+            }
+        }
+    });
+}
+
+/// A tier's settings, as its owner holds them.
+#[derive(Debug, Clone)]
+pub struct Tier {
+    name: String,
+    max_bytes: usize,
+    recheck: Duration,
+}
+
+/// What `Tier::get` found.
+pub enum Lookup {
+    /// The value as Redis had it (its raw bytes).
+    Hit(Rc<[u8]>),
+    /// Not held (or no longer valid): read it from Redis.
+    Miss,
+}
+
+impl Tier {
+    /// A tier named `name` (one per owner and connection), holding at most
+    /// `max_bytes`, trusting a silent connection for `recheck`.
+    pub fn new(name: String, max_bytes: usize, recheck: Duration) -> Tier {
+        STORES.with(|s| {
+            s.borrow_mut()
+                .entry(name.clone())
+                .and_modify(|st| {
+                    if st.max_bytes != max_bytes {
+                        st.max_bytes = max_bytes;
+                        if st.bytes > max_bytes {
+                            st.clear();
+                        }
+                    }
+                })
+                .or_insert_with(|| Store::new(max_bytes));
+        });
+        Tier {
+            name,
+            max_bytes,
+            recheck,
+        }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Store) -> R) -> R {
+        STORES.with(|s| {
+            let mut s = s.borrow_mut();
+            let st = s
+                .entry(self.name.clone())
+                .or_insert_with(|| Store::new(self.max_bytes));
+            f(st)
+        })
+    }
+
+    /// The value of `key` if it may be served locally (see the module).
+    pub fn get(&self, key: &[u8]) -> Lookup {
+        sync(true);
+        let recheck = self.recheck;
+        self.with(|st| {
+            let Some(it) = st.items.get(key) else {
+                return Lookup::Miss;
+            };
+            let now = Instant::now();
+            let fresh = tracking::last_heard(it.session)
+                .is_some_and(|t| now.saturating_duration_since(t) < recheck);
+            if !fresh || it.dies.is_some_and(|d| d <= now) {
+                st.remove(key);
+                return Lookup::Miss;
+            }
+            let raw = it.raw.clone();
+            st.touch(key);
+            Lookup::Hit(raw)
+        })
+    }
+
+    /// Keeps what a tracked read returned (`pttl_ms` as `PTTL` gave it).
+    pub fn put(&self, key: &[u8], raw: &[u8], session: u64, pttl_ms: i64) {
+        // the invalidations read ahead of the reply are older than the
+        // value; any behind it (maybe in the buffer already) are newer, and
+        // wait for the next `get`
+        sync(false);
+        if session == 0 || tracking::last_heard(session).is_none() || pttl_ms == -2 {
+            return;
+        }
+        let dies = (pttl_ms >= 0).then(|| Instant::now() + Duration::from_millis(pttl_ms as u64));
+        self.with(|st| st.insert(key, raw, session, dies));
+    }
+
+    /// This worker is about to change `key`: its local copy goes first.
+    pub fn forget(&self, key: &[u8]) {
+        self.with(|st| st.remove(key));
+    }
+
+    /// Drops every value of this tier.
+    pub fn clear(&self) {
+        self.with(Store::clear);
+    }
+
+    /// Bytes held and values held.
+    pub fn usage(&self) -> (usize, usize) {
+        self.with(|st| (st.bytes, st.items.len()))
+    }
+}
+
+/// The server behind `dsn_key` (a tracking DSN's pool key) refused client
+/// tracking: every tier on it is off in this worker from now on, and one
+/// notice says why.
+pub fn refuse(dsn_key: &str, notice: String) {
+    let first = REFUSED.with(|r| r.borrow_mut().insert(dsn_key.to_string()));
+    if first {
+        NOTICE.with(|n| *n.borrow_mut() = Some(notice));
+    }
+}
+
+/// True once the server behind `dsn_key` refused tracking (`refuse`).
+pub fn is_refused(dsn_key: &str) -> bool {
+    REFUSED.with(|r| {
+        let r = r.borrow();
+        !r.is_empty() && r.contains(dsn_key)
+    })
+}
+
+/// The notice to raise, once.
+pub fn take_notice() -> Option<String> {
+    NOTICE.with(|n| n.borrow_mut().take())
+}
+
+#[cfg(test)]
+mod tests;
