@@ -26,6 +26,24 @@ for ($i = 0; $i < 6; $i++) {
 bench_row('cache hit: remember() vs seed getCache() (GET + json_decode)', $a, $b);
 bench_row("cache hit: remember() with serializer 'json' vs seed getCache()", $j, $b);
 
+// 1b. the local tier: a hit from the worker's memory, invalidated by Redis
+$cl = new RedisKit\RedisCache('hitl', $url, ['prefix' => $ns, 'local' => true]);
+$cl->remember('user:1001', 3600, fn() => $row);
+$l = 0;
+for ($i = 0; $i < 6; $i++) {
+    $l = max($l, bench_ops(fn() => $cl->remember('user:1001', 3600, $never), 0.4));
+}
+bench_row("cache hit: remember() with 'local' vs seed getCache() (GET + json_decode)", $l, $b);
+// staleness with the tier under a 10% write ratio: a reader at 9,000 reads/s
+// and a writer (another process) at 1,000 writes/s, for 5 s
+require_once __DIR__ . '/../php-tests/_staleness.inc';
+$st = rk_staleness($url, $ns . 'stale:', 5.0, 1000, 9000);
+$w = $st['windows_us'];
+bench_info(sprintf("local tier, 10%% writes from another process: %d reads, %.1f%% served locally, %d writes, %d stale reads (of the checker's kind); "
+    . "from a write's reply to the reader's first sight of it: p50 %.0f µs, p99 %.0f µs, max %.0f µs",
+    $st['reads'], 100 * $st['local_hits'] / max(1, $st['reads']), $st['writes'], count($st['violations']),
+    bench_pct($w, 50), bench_pct($w, 99), $w ? max($w) : NAN));
+
 // 2. getMany(100) vs 100 GETs, and vs one phpredis MGET
 $keys = [];
 $seedKeys = [];

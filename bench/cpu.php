@@ -85,6 +85,17 @@ $rows = [
             return function () use ($c) { $c->remember('user', 3600, fn() => null); }; },
         function () use ($ns) { $r = bench_phpredis(); $r->set($ns . 'seed-user', json_encode(cpu_cached_value()));
             return function () use ($r, $ns) { seed_getCache($r, $ns . 'seed-user', fn() => null); }; }],
+    'remember-hit-local' => ['`RedisCache::remember()` hit from the local tier', 'seed `getCache()` (phpredis `get` + `json_decode`)',
+        function () use ($url, $ns) { $c = new RedisKit\RedisCache('cl', $url, ['prefix' => $ns, 'local' => true]); $c->set('user', cpu_cached_value(), 3600);
+            return function () use ($c) { $c->remember('user', 3600, fn() => null); }; },
+        function () use ($ns) { $r = bench_phpredis(); $r->set($ns . 'seed-user', json_encode(cpu_cached_value()));
+            return function () use ($r, $ns) { seed_getCache($r, $ns . 'seed-user', fn() => null); }; }],
+    'get-local' => ['`RedisCache::get()` from the local tier (serializer `none`)', 'phpredis `get`',
+        function () use ($url, $ns) { $c = new RedisKit\RedisCache('cn', $url, ['prefix' => $ns, 'local' => true, 'serializer' => 'none']);
+            $c->set('user', json_encode(cpu_cached_value()), 3600);
+            return function () use ($c) { $c->get('user'); }; },
+        function () use ($ns) { $r = bench_phpredis(); $r->set($ns . 'seed-user', json_encode(cpu_cached_value()));
+            return function () use ($r, $ns) { $r->get($ns . 'seed-user'); }; }],
     'getmany-100' => ['`RedisCache::getMany()` of 100', 'phpredis `mget` of 100 + `unserialize` each',
         function () use ($url, $ns) { $c = new RedisKit\RedisCache('c', $url, ['prefix' => $ns]); $keys = array_map(fn($i) => "k$i", range(1, 100));
             $c->setMany(array_fill_keys($keys, cpu_cached_value()), 3600);

@@ -66,7 +66,7 @@ early_refresh -1            ValueError: RedisCache: option 'early_refresh' (XFet
 stale_ttl string            ValueError: RedisCache: option 'stale_ttl' must be a number, got string
 serializer xml              ValueError: RedisCache: option 'serializer' must be 'php', 'igbinary', 'json' or 'none', got 'xml'
 on_lock_timeout wait        ValueError: RedisCache: option 'on_lock_timeout' must be 'compute' or 'throw', got 'wait'
-unknown option              ValueError: RedisCache: unknown option 'tll' (known options: ttl, jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl, serializer, prefix)
+unknown option              ValueError: RedisCache: unknown option 'tll' (known options: ttl, jitter, null_ttl, lock_timeout, on_lock_timeout, early_refresh, stale_ttl, serializer, prefix, local)
 get empty key               ValueError: RedisCache: a key must not be empty
 set empty key               ValueError: RedisCache: a key must not be empty
 set ttl -1                  ValueError: RedisCache: the TTL must be a number of seconds >= 0 and below 1e9, got -1

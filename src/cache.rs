@@ -139,15 +139,7 @@ impl Entry {
     /// Reads a stored value. A value RedisCache did not write is a plain
     /// string for serializer `none` (`raw_ok`), and `None` otherwise.
     pub fn decode(mut raw: Vec<u8>, raw_ok: bool) -> Option<Entry> {
-        let parsed = (|| {
-            let rest = raw.strip_prefix(MAGIC)?;
-            let format = Format::of_tag(*rest.first()?)?;
-            let rest = rest.get(1..)?.strip_prefix(b":")?;
-            let (delta, rest) = number(rest)?;
-            let (expires, rest) = number(rest)?;
-            Some((format, delta, expires, raw.len() - rest.len()))
-        })();
-        match parsed {
+        match Self::header(&raw) {
             Some((format, delta_ms, expires_ms, at)) => {
                 raw.drain(..at);
                 Some(Entry {
@@ -165,6 +157,35 @@ impl Entry {
             }),
             None => None,
         }
+    }
+
+    /// `decode` of a value held elsewhere: only the payload is copied.
+    pub fn decode_slice(raw: &[u8], raw_ok: bool) -> Option<Entry> {
+        match Self::header(raw) {
+            Some((format, delta_ms, expires_ms, at)) => Some(Entry {
+                format,
+                payload: raw[at..].to_vec(),
+                delta_ms,
+                expires_ms,
+            }),
+            None if raw_ok => Some(Entry {
+                format: Format::Raw,
+                payload: raw.to_vec(),
+                delta_ms: 0,
+                expires_ms: 0,
+            }),
+            None => None,
+        }
+    }
+
+    /// The format, compute ms, expiry and where the payload starts.
+    fn header(raw: &[u8]) -> Option<(Format, u64, u64, usize)> {
+        let rest = raw.strip_prefix(MAGIC)?;
+        let format = Format::of_tag(*rest.first()?)?;
+        let rest = rest.get(1..)?.strip_prefix(b":")?;
+        let (delta, rest) = number(rest)?;
+        let (expires, rest) = number(rest)?;
+        Some((format, delta, expires, raw.len() - rest.len()))
     }
 
     /// Past its TTL, kept only for the stale window.
@@ -417,6 +438,8 @@ fn counters_for(base: &[u8]) -> Arc<Counters> {
 
 thread_local! {
     static RNG: Cell<u64> = const { Cell::new(0) };
+    /// `get()`'s key, built here rather than allocated per call.
+    static KEY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// A uniform number in (0, 1] (xorshift64*, seeded from the OS).
@@ -511,8 +534,8 @@ pub enum Got<T> {
 }
 
 enum Fetch {
-    /// A value from the local tier (no round trip).
-    Local(Vec<u8>),
+    /// A value from the local tier (no round trip), with its parsed header.
+    Local(std::rc::Rc<[u8]>, local::Meta),
     Hit(Vec<u8>),
     Miss,
     Claimed,
@@ -693,19 +716,48 @@ impl Cache {
         Entry::decode(raw, self.serializer == Format::Raw)
     }
 
+    /// The value a hit read (`None`: not one RedisCache wrote), and whether
+    /// it came from the local tier.
+    fn decode_hit(&self, f: Fetch) -> (Option<Entry>, bool) {
+        match f {
+            Fetch::Hit(raw) => (self.decode(raw), false),
+            Fetch::Local(raw, [tag, delta_ms, expires_ms, at]) => {
+                let entry = match Format::of_tag(tag as u8) {
+                    // parsed when it was kept
+                    Some(format) if tag != 0 => Some(Entry {
+                        format,
+                        payload: raw.get(at as usize..).unwrap_or_default().to_vec(),
+                        delta_ms,
+                        expires_ms,
+                    }),
+                    _ => Entry::decode_slice(&raw, self.serializer == Format::Raw),
+                };
+                (entry, true)
+            }
+            _ => (None, false),
+        }
+    }
+
     /// The value of `key`, `None` on a miss (a value past its TTL that is
     /// only kept for its stale window is a miss here).
     pub fn get(&self, key: &[u8]) -> Result<Option<Entry>> {
-        let k = self.key(key)?;
-        let (raw, local) = match self.read_raw(&k)? {
-            Fetch::Hit(b) => (Some(b), false),
-            Fetch::Local(b) => (Some(b), true),
-            _ => (None, false),
-        };
+        if key.is_empty() {
+            return Err(Error::invalid("RedisCache: a key must not be empty"));
+        }
+        // the key written into this thread's scratch buffer: no allocation
+        let fetched = KEY.with(|buf| {
+            // (a reentrant call, impossible here, would just allocate)
+            let mut own = Vec::new();
+            let mut guard = buf.try_borrow_mut();
+            let k = guard.as_deref_mut().unwrap_or(&mut own);
+            k.clear();
+            k.extend_from_slice(&self.base);
+            k.extend_from_slice(key);
+            self.read_raw(k)
+        })?;
+        let (found, local) = self.decode_hit(fetched);
         let now = now_ms();
-        let found = raw
-            .and_then(|r| self.decode(r))
-            .filter(|e| !e.is_stale(now));
+        let found = found.filter(|e| !e.is_stale(now));
         self.counters.add(
             if found.is_some() {
                 Count::Hit
@@ -972,14 +1024,20 @@ impl Cache {
     fn read_raw(&self, key: &[u8]) -> Result<Fetch> {
         if let Some((tier, track)) = &self.local {
             if !local::is_refused(track.pool_key()) {
-                if let Lookup::Hit(raw) = tier.get(key) {
-                    return Ok(Fetch::Local(raw.to_vec()));
+                if let Lookup::Hit(raw, meta) = tier.get(key) {
+                    return Ok(Fetch::Local(raw, meta));
                 }
                 match conn::tracked_get(track, key) {
                     Ok(r) => {
                         return Ok(match r.value {
                             Some(v) => {
-                                tier.put(key, &v, r.session, r.pttl_ms);
+                                let meta = match Entry::header(&v) {
+                                    Some((f, delta, expires, at)) => {
+                                        [u64::from(f.tag()), delta, expires, at as u64]
+                                    }
+                                    None => [0; 4],
+                                };
+                                tier.put(key, &v, meta, r.session, r.pttl_ms);
                                 Fetch::Hit(v)
                             }
                             None => Fetch::Miss,
@@ -1151,10 +1209,10 @@ impl Cache {
         let mut waited = false;
         let mut step = self.read(&k)?;
         loop {
-            let local = matches!(step, Fetch::Local(_));
             step = match step {
-                Fetch::Hit(raw) | Fetch::Local(raw) => {
-                    let Some(entry) = self.decode(raw) else {
+                hit @ (Fetch::Hit(_) | Fetch::Local(..)) => {
+                    let (entry, local) = self.decode_hit(hit);
+                    let Some(entry) = entry else {
                         // a value RedisCache did not write: replaced
                         if !waited {
                             self.counters.add(Count::Miss, 1);

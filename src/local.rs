@@ -22,15 +22,49 @@
 use crate::conn::tracking::{self, Event};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// Bytes counted per value on top of its key and bytes (map and LRU entries).
 const OVERHEAD: usize = 96;
 
+/// FxHash (rustc's): the keys are ours, not an attacker's choice of
+/// collisions in a table of one worker, and SipHash cost more than the
+/// rest of a local hit.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
 /// One value held locally.
 struct Item {
     raw: Rc<[u8]>,
+    /// What the owner worked out from `raw` once (a parsed header).
+    meta: Meta,
     session: u64,
     /// When Redis expires it (`None`: no TTL).
     dies: Option<Instant>,
@@ -43,7 +77,7 @@ struct Item {
 struct Store {
     max_bytes: usize,
     bytes: usize,
-    items: HashMap<Vec<u8>, Item>,
+    items: FxMap<Vec<u8>, Item>,
     lru: BTreeMap<u64, Vec<u8>>,
     tick: u64,
 }
@@ -53,7 +87,7 @@ impl Store {
         Store {
             max_bytes,
             bytes: 0,
-            items: HashMap::new(),
+            items: FxMap::default(),
             lru: BTreeMap::new(),
             tick: 0,
         }
@@ -96,7 +130,7 @@ impl Store {
         }
     }
 
-    fn insert(&mut self, key: &[u8], raw: &[u8], session: u64, dies: Option<Instant>) {
+    fn insert(&mut self, key: &[u8], raw: &[u8], meta: Meta, session: u64, dies: Option<Instant>) {
         self.remove(key);
         let bytes = 2 * key.len() + raw.len() + OVERHEAD;
         if bytes > self.max_bytes {
@@ -116,6 +150,7 @@ impl Store {
             key.to_vec(),
             Item {
                 raw: raw.into(),
+                meta,
                 session,
                 dies,
                 tick: self.tick,
@@ -125,10 +160,18 @@ impl Store {
         self.bytes += bytes;
     }
 
+    /// Marks `key` as just used. Only a value in the older half of the LRU
+    /// order moves (an approximation that keeps a hot value's hit free of
+    /// reordering: it cannot reach the eviction end without passing the
+    /// middle first, where it moves).
     fn touch(&mut self, key: &[u8]) {
+        let len = self.items.len() as u64;
         let Some(it) = self.items.get_mut(key) else {
             return;
         };
+        if self.tick - it.tick <= len / 2 {
+            return;
+        }
         self.tick += 1;
         if let Some(k) = self.lru.remove(&it.tick) {
             self.lru.insert(self.tick, k);
@@ -138,7 +181,9 @@ impl Store {
 }
 
 thread_local! {
-    static STORES: RefCell<HashMap<String, Store>> = RefCell::new(HashMap::new());
+    /// This thread's tiers, by name (few: a linear search, and each `Tier`
+    /// remembers where its own is).
+    static STORES: RefCell<Vec<(String, Store)>> = const { RefCell::new(Vec::new()) };
     /// Tracking DSNs whose server refused tracking.
     static REFUSED: RefCell<HashSet<String>> = RefCell::new(HashSet::new());
     /// A notice for the caller to raise (the binding's job), once.
@@ -158,7 +203,7 @@ fn sync(drain: bool) {
         return;
     }
     STORES.with(|s| {
-        for store in s.borrow_mut().values_mut() {
+        for (_, store) in s.borrow_mut().iter_mut() {
             for e in &events {
                 store.apply(e);
             }
@@ -166,18 +211,23 @@ fn sync(drain: bool) {
     });
 }
 
+/// Numbers the owner keeps with a value (what it parsed from it once).
+pub type Meta = [u64; 4];
+
 /// A tier's settings, as its owner holds them.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Tier {
     name: String,
     max_bytes: usize,
     recheck: Duration,
+    /// Where its store was in `STORES` when last looked up.
+    slot: AtomicUsize,
 }
 
 /// What `Tier::get` found.
 pub enum Lookup {
-    /// The value as Redis had it (its raw bytes).
-    Hit(Rc<[u8]>),
+    /// The value as Redis had it (its raw bytes), and its owner's `Meta`.
+    Hit(Rc<[u8]>, Meta),
     /// Not held (or no longer valid): read it from Redis.
     Miss,
 }
@@ -186,33 +236,39 @@ impl Tier {
     /// A tier named `name` (one per owner and connection), holding at most
     /// `max_bytes`, trusting a silent connection for `recheck`.
     pub fn new(name: String, max_bytes: usize, recheck: Duration) -> Tier {
-        STORES.with(|s| {
-            s.borrow_mut()
-                .entry(name.clone())
-                .and_modify(|st| {
-                    if st.max_bytes != max_bytes {
-                        st.max_bytes = max_bytes;
-                        if st.bytes > max_bytes {
-                            st.clear();
-                        }
-                    }
-                })
-                .or_insert_with(|| Store::new(max_bytes));
-        });
-        Tier {
+        let tier = Tier {
             name,
             max_bytes,
             recheck,
-        }
+            slot: AtomicUsize::new(0),
+        };
+        tier.with(|st| {
+            if st.max_bytes != max_bytes {
+                st.max_bytes = max_bytes;
+                if st.bytes > max_bytes {
+                    st.clear();
+                }
+            }
+        });
+        tier
     }
 
     fn with<R>(&self, f: impl FnOnce(&mut Store) -> R) -> R {
         STORES.with(|s| {
             let mut s = s.borrow_mut();
-            let st = s
-                .entry(self.name.clone())
-                .or_insert_with(|| Store::new(self.max_bytes));
-            f(st)
+            let at = self.slot.load(Relaxed);
+            let i = match s.get(at) {
+                Some((n, _)) if *n == self.name => at,
+                _ => match s.iter().position(|(n, _)| *n == self.name) {
+                    Some(i) => i,
+                    None => {
+                        s.push((self.name.clone(), Store::new(self.max_bytes)));
+                        s.len() - 1
+                    }
+                },
+            };
+            self.slot.store(i, Relaxed);
+            f(&mut s[i].1)
         })
     }
 
@@ -225,20 +281,19 @@ impl Tier {
                 return Lookup::Miss;
             };
             let now = Instant::now();
-            let fresh = tracking::last_heard(it.session)
-                .is_some_and(|t| now.saturating_duration_since(t) < recheck);
+            let fresh = tracking::last_heard(it.session).is_some_and(|t| t + recheck > now);
             if !fresh || it.dies.is_some_and(|d| d <= now) {
                 st.remove(key);
                 return Lookup::Miss;
             }
-            let raw = it.raw.clone();
+            let hit = Lookup::Hit(it.raw.clone(), it.meta);
             st.touch(key);
-            Lookup::Hit(raw)
+            hit
         })
     }
 
     /// Keeps what a tracked read returned (`pttl_ms` as `PTTL` gave it).
-    pub fn put(&self, key: &[u8], raw: &[u8], session: u64, pttl_ms: i64) {
+    pub fn put(&self, key: &[u8], raw: &[u8], meta: Meta, session: u64, pttl_ms: i64) {
         // the invalidations read ahead of the reply are older than the
         // value; any behind it (maybe in the buffer already) are newer, and
         // wait for the next `get`
@@ -247,7 +302,7 @@ impl Tier {
             return;
         }
         let dies = (pttl_ms >= 0).then(|| Instant::now() + Duration::from_millis(pttl_ms as u64));
-        self.with(|st| st.insert(key, raw, session, dies));
+        self.with(|st| st.insert(key, raw, meta, session, dies));
     }
 
     /// This worker is about to change `key`: its local copy goes first.
@@ -266,6 +321,9 @@ impl Tier {
     }
 }
 
+/// A notice waits in some thread (checked before the thread-local).
+static NOTICE_PENDING: AtomicBool = AtomicBool::new(false);
+
 /// The server behind `dsn_key` (a tracking DSN's pool key) refused client
 /// tracking: every tier on it is off in this worker from now on, and one
 /// notice says why.
@@ -273,6 +331,7 @@ pub fn refuse(dsn_key: &str, notice: String) {
     let first = REFUSED.with(|r| r.borrow_mut().insert(dsn_key.to_string()));
     if first {
         NOTICE.with(|n| *n.borrow_mut() = Some(notice));
+        NOTICE_PENDING.store(true, Relaxed);
     }
 }
 
@@ -286,6 +345,9 @@ pub fn is_refused(dsn_key: &str) -> bool {
 
 /// The notice to raise, once.
 pub fn take_notice() -> Option<String> {
+    if !NOTICE_PENDING.load(Relaxed) {
+        return None;
+    }
     NOTICE.with(|n| n.borrow_mut().take())
 }
 

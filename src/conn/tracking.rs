@@ -15,7 +15,6 @@
 //! The local tier applies them before it serves anything
 //! (`drain()`), which reads what the sockets hold without blocking.
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -40,8 +39,9 @@ static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 #[derive(Default)]
 struct State {
     events: Vec<Event>,
-    /// Live sessions of this thread and when each last received anything.
-    heard: HashMap<u64, Instant>,
+    /// Live sessions of this thread and when each last received anything
+    /// (one per server a tier reads from: a short list).
+    heard: Vec<(u64, Instant)>,
     /// Why the last tracking handshake was refused (server error), if it was.
     refused: Option<String>,
 }
@@ -54,18 +54,22 @@ thread_local! {
 pub(crate) fn open() -> u64 {
     let s = NEXT_SESSION.fetch_add(1, Relaxed);
     STATE.with(|st| {
-        st.borrow_mut().heard.insert(s, Instant::now());
+        st.borrow_mut().heard.push((s, Instant::now()));
     });
     s
 }
 
 /// The session's connection received a frame (a reply or a push).
 pub(crate) fn heard(session: u64) {
-    STATE.with(|st| {
-        if let Some(t) = st.borrow_mut().heard.get_mut(&session) {
+    STATE.with(|st| st.borrow_mut().heard_now(session));
+}
+
+impl State {
+    fn heard_now(&mut self, session: u64) {
+        if let Some((_, t)) = self.heard.iter_mut().find(|(s, _)| *s == session) {
             *t = Instant::now();
         }
-    });
+    }
 }
 
 fn push(st: &mut State, e: Event) {
@@ -82,9 +86,7 @@ fn push(st: &mut State, e: Event) {
 pub(crate) fn invalidated(session: u64, keys: Option<Vec<Vec<u8>>>) {
     STATE.with(|st| {
         let mut st = st.borrow_mut();
-        if let Some(t) = st.heard.get_mut(&session) {
-            *t = Instant::now();
-        }
+        st.heard_now(session);
         match keys {
             Some(k) => push(&mut st, Event::Invalidate(session, k)),
             None => push(&mut st, Event::Flush(session)),
@@ -98,7 +100,7 @@ pub(crate) fn closed(session: u64) {
     // down too: then nobody is left to tell
     let _ = STATE.try_with(|st| {
         let mut st = st.borrow_mut();
-        st.heard.remove(&session);
+        st.heard.retain(|(s, _)| *s != session);
         push(&mut st, Event::Closed(session));
     });
 }
@@ -116,7 +118,13 @@ pub fn take_refusal() -> Option<String> {
 
 /// When the session last received anything; `None` once it is closed.
 pub fn last_heard(session: u64) -> Option<Instant> {
-    STATE.with(|st| st.borrow().heard.get(&session).copied())
+    STATE.with(|st| {
+        st.borrow()
+            .heard
+            .iter()
+            .find(|(s, _)| *s == session)
+            .map(|(_, t)| *t)
+    })
 }
 
 /// Reads, without blocking, what this thread's pooled tracking connections

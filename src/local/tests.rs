@@ -9,18 +9,18 @@ fn a_store_keeps_to_its_bytes_and_drops_the_least_recently_used() {
     let item = 2 * 2 + 10 + OVERHEAD; // key "k?", 10 bytes
     let mut st = Store::new(3 * item);
     for k in [b"k1", b"k2", b"k3"] {
-        st.insert(k, &[0; 10], 1, None);
+        st.insert(k, &[0; 10], [0; 4], 1, None);
     }
     assert_eq!((st.items.len(), st.bytes), (3, 3 * item));
     st.touch(b"k1"); // k2 is now the oldest
-    st.insert(b"k4", &[0; 10], 1, None);
+    st.insert(b"k4", &[0; 10], [0; 4], 1, None);
     assert!(st.items.contains_key(&b"k1"[..]) && !st.items.contains_key(&b"k2"[..]));
     assert_eq!((st.items.len(), st.bytes), (3, 3 * item));
     // a value bigger than the whole tier is not kept, and evicts nothing
-    st.insert(b"big", &[0; 1000], 1, None);
+    st.insert(b"big", &[0; 1000], [0; 4], 1, None);
     assert_eq!(st.items.len(), 3);
     // replacing a value counts its new size only
-    st.insert(b"k4", &[0; 10], 2, None);
+    st.insert(b"k4", &[0; 10], [0; 4], 2, None);
     assert_eq!((st.items.len(), st.bytes, st.lru.len()), (3, 3 * item, 3));
     // a flush or a closed connection drops that session's values only
     st.apply(&Event::Flush(2));
@@ -55,12 +55,12 @@ fn plain(args: &[&[u8]]) -> Value {
 
 /// Reads `key` the way a cache does: the tier, else a tracked GET kept in it.
 fn read(tier: &Tier, dsn: &Dsn, key: &[u8]) -> (Option<Vec<u8>>, bool) {
-    if let Lookup::Hit(raw) = tier.get(key) {
+    if let Lookup::Hit(raw, _) = tier.get(key) {
         return (Some(raw.to_vec()), true);
     }
     let r = tracked_get(dsn, key).unwrap();
     if let Some(v) = &r.value {
-        tier.put(key, v, r.session, r.pttl_ms);
+        tier.put(key, v, [0; 4], r.session, r.pttl_ms);
     }
     (r.value, false)
 }
@@ -123,7 +123,7 @@ fn the_tier_serves_what_redis_has_and_drops_what_it_may_have_missed() {
     assert_eq!(read(&tier, &dsn, &c), (Some(b"x".to_vec()), false));
     assert_eq!(read(&tier, &dsn, &c), (Some(b"x".to_vec()), true));
     until("an expired value dropped", || {
-        !matches!(tier.get(&c), Lookup::Hit(_))
+        !matches!(tier.get(&c), Lookup::Hit(..))
     });
 
     // FLUSHDB: everything read on the connection goes
@@ -153,7 +153,7 @@ fn the_tier_serves_what_redis_has_and_drops_what_it_may_have_missed() {
     }
     assert!(killed >= 1, "no tracking client in {list}");
     until("a closed connection's values dropped", || {
-        !matches!(tier.get(&a), Lookup::Hit(_))
+        !matches!(tier.get(&a), Lookup::Hit(..))
     });
     assert_eq!(read(&tier, &dsn, &a), (Some(b"4".to_vec()), false));
 
