@@ -33,7 +33,15 @@ use ext_php_rs::zend::ExecutorGlobals;
 /// expired value is still served by remember() while one caller refreshes
 /// it, default 0), `serializer` (`'php'` default, `'igbinary'` when loaded,
 /// `'json'` (arrays come back as arrays, objects as arrays), `'none'`:
-/// strings only, stored as they are), `prefix` (default ini rediskit.prefix).
+/// strings only, stored as they are), `prefix` (default ini rediskit.prefix),
+/// `local` (true, or ['max_bytes' => int, default 4 MiB, 'recheck_after' =>
+/// seconds, default 1]: values read are kept in this worker's memory and
+/// served from there, each dropped when Redis reports a change of its key
+/// (client tracking, RESP3, on a connection of its own), when that
+/// connection closes, after FLUSHDB, or at its TTL; never older than the
+/// last write Redis completed before this worker's previous round trip on
+/// that connection; a server refusing tracking turns it off with one
+/// E_USER_NOTICE).
 ///
 /// Keys are prefix . namespace . ':' . key. A null cached by remember() is
 /// returned by get() as null (with the default $default, the same as a miss);
