@@ -40,6 +40,11 @@ $rows = [
             return function () use ($lb) { $lb->top(10); }; },
         function () use ($ns) { $r = bench_phpredis(); seed_zset($r, $ns . 'seed-lb');
             return function () use ($r, $ns) { $r->zRevRange($ns . 'seed-lb', 0, 9, true); }; }],
+    'top10-local' => ['`top(10)` from the local tier', 'phpredis `zRevRange(0, 9, true)`',
+        function () use ($url, $ns) { $lb = new RedisKit\RedisLeaderboard('lbl', $url, ['prefix' => $ns, 'local' => true]); seed_board($lb);
+            return function () use ($lb) { $lb->top(10); }; },
+        function () use ($ns) { $r = bench_phpredis(); seed_zset($r, $ns . 'seed-lb');
+            return function () use ($r, $ns) { $r->zRevRange($ns . 'seed-lb', 0, 9, true); }; }],
     'around' => ['`around(m, 2)`', 'seed: `zRevRank` + `zRevRange`',
         function () use ($url, $ns) { $lb = new RedisKit\RedisLeaderboard('lb', $url, ['prefix' => $ns]); seed_board($lb);
             return function () use ($lb) { $lb->around('m500', 2); }; },

@@ -18,6 +18,9 @@ bench_row('setScore', bench_ops(function () use ($rk, &$i) { $rk->setScore('user
 bench_row('rank', bench_ops(function () use ($rk, &$i) { $rk->rank('user_' . ($i++ % 1000)); }),
     bench_ops(function () use ($seed, &$i) { $seed->rank('user_' . ($i++ % 1000)); }));
 bench_row('top(10)', bench_ops(fn() => $rk->top(10)), bench_ops(fn() => $seed->top10()));
+$rkl = new RedisKit\RedisLeaderboard('bench:lb:rk', bench_url(), ['local' => true]);
+$rkl->top(10);
+bench_row("top(10) with 'local' (a board read more than written) vs phpredis zRevRange", bench_ops(fn() => $rkl->top(10)), bench_ops(fn() => $seed->top10()));
 bench_row('around(radius 2)', bench_ops(function () use ($rk, &$i) { $rk->around('user_' . ($i++ % 1000), 2); }),
     bench_ops(function () use ($seed, &$i) { $seed->around('user_' . ($i++ % 1000)); }));
 

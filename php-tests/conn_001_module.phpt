@@ -62,6 +62,7 @@ cache_waits
 cache_early_refreshes
 cache_stale_served
 cache_local_hits
+leaderboard_local_hits
 pid
 bool(true)
 bool(true)

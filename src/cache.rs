@@ -42,11 +42,6 @@ pub const OPTIONS: &[&str] = &[
     "local",
 ];
 
-/// The options of the `local` option.
-pub const LOCAL_OPTIONS: &[&str] = &["max_bytes", "recheck_after"];
-/// The local tier's default size (per worker and namespace).
-pub const LOCAL_DEFAULT_BYTES: i64 = 4 << 20;
-
 /// The options `remember()` takes per call.
 pub const CALL_OPTIONS: &[&str] = &[
     "ttl_of",
@@ -616,23 +611,7 @@ impl Cache {
             .unwrap_or_else(|| settings.prefix.clone());
         let local = opts.nested("local")?;
         opts.finish("RedisCache", OPTIONS)?;
-        let local = match local {
-            None => None,
-            Some(mut lo) => {
-                let mut read = || -> Result<(usize, Duration)> {
-                    let max = lo.int("max_bytes", 1024, 1 << 40, LOCAL_DEFAULT_BYTES)?;
-                    let recheck = lo
-                        .seconds("recheck_after")?
-                        .unwrap_or(Duration::from_secs(1));
-                    Ok((max as usize, recheck))
-                };
-                let got = read().map_err(|e| {
-                    Error::invalid(format!("RedisCache: in option 'local', {}", e.message()))
-                })?;
-                lo.finish("RedisCache option 'local'", LOCAL_OPTIONS)?;
-                Some(got)
-            }
-        };
+        let local = local::options("RedisCache", local, local::DEFAULT_BYTES)?;
         let dsn = connection.single(settings)?;
         let mut base = conn::main_key(&prefix, namespace);
         base.push(b':');

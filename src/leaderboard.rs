@@ -13,6 +13,7 @@
 //! - `{K}:daily:2026-11-29`, `{K}:weekly:2026-W48`, `{K}:monthly:2026-11`:
 //!   period boards, each with the same layout.
 use crate::conn::{self, aux_key, bytes, float, int, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::local::{self, Tier};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
@@ -147,6 +148,7 @@ pub const OPTIONS: &[&str] = &[
     "periods",
     "retention",
     "utc_offset",
+    "local",
 ];
 
 /// `utc_offset`: seconds east of UTC (int) or "+08:00" / "-05:30", within ±14 h.
@@ -236,6 +238,10 @@ pub struct Leaderboard {
     plain_writes: bool,
     keys: [Vec<u8>; 5],
     period_base: Vec<u8>,
+    /// The local tier of `top()`, `page()` and `between()` on a plain board,
+    /// and the tracking connection it reads through (period boards share
+    /// their board's).
+    local: Option<(Tier, Arc<Dsn>)>,
 }
 
 /// Members per command or script call in bulk writes.
@@ -281,13 +287,23 @@ impl Leaderboard {
         }
         let retention = opts.int("retention", 0, 10_000, 2)?;
         let utc_offset = parse_utc_offset(opts.take("utc_offset"))?;
+        let local = opts.nested("local")?;
         opts.finish("RedisLeaderboard", OPTIONS)?;
+        let local = local::options("RedisLeaderboard", local, local::DEFAULT_BYTES)?;
         let dsn = connection.single(settings)?;
         let mut key = prefix;
         key.extend_from_slice(name);
+        let local = local.map(|(max, recheck)| {
+            let track = Arc::new(dsn.with_tracking());
+            let mut name = track.pool_key().to_string();
+            name.push_str("\0board\0");
+            name.push_str(&String::from_utf8_lossy(&key));
+            (Tier::new(name, max, recheck), track)
+        });
         Ok(Self::with_key(
             dsn,
             key,
+            local,
             Config {
                 desc,
                 ranking,
@@ -300,7 +316,7 @@ impl Leaderboard {
         ))
     }
 
-    fn with_key(dsn: Arc<Dsn>, key: Vec<u8>, cfg: Config) -> Self {
+    fn with_key(dsn: Arc<Dsn>, key: Vec<u8>, local: Option<(Tier, Arc<Dsn>)>, cfg: Config) -> Self {
         let keys = [
             key.clone(),
             aux_key(&key, "clock"),
@@ -320,6 +336,15 @@ impl Leaderboard {
             plain_writes,
             keys,
             period_base,
+            local,
+        }
+    }
+
+    /// This worker is about to write the board: its local reads go first
+    /// (its period boards' too: one store).
+    fn forget(&self) {
+        if let Some((tier, _)) = &self.local {
+            tier.clear();
         }
     }
 
@@ -353,6 +378,7 @@ impl Leaderboard {
     /// or a script with a shebang (`lb_set.lua`; a script without one is
     /// only checked at its first write and could let one chunk through).
     pub fn set_scores(&self, entries: &[(&[u8], f64)]) -> Result<i64> {
+        self.forget();
         for (_, s) in entries {
             check_score(*s)?;
         }
@@ -396,6 +422,7 @@ impl Leaderboard {
     }
 
     pub fn set_score_if_better(&self, member: &[u8], score: f64) -> Result<bool> {
+        self.forget();
         check_score(score)?;
         let mut c = self.call(&scripts::LB_SET_BETTER);
         c.arg(member).float(score);
@@ -403,6 +430,7 @@ impl Leaderboard {
     }
 
     pub fn increment_score(&self, member: &[u8], delta: f64) -> Result<f64> {
+        self.forget();
         check_score(delta)?;
         if self.plain_writes {
             let mut a = Args::cmd("ZINCRBY");
@@ -415,6 +443,7 @@ impl Leaderboard {
     }
 
     pub fn remove(&self, members: &[&[u8]]) -> Result<i64> {
+        self.forget();
         if members.is_empty() {
             return Ok(0);
         }
@@ -534,11 +563,59 @@ impl Leaderboard {
         if self.plain_reads {
             let mut a = Args::cmd(if self.cfg.desc { "ZREVRANGE" } else { "ZRANGE" });
             a.push(&self.key).int(start).int(stop).push("WITHSCORES");
+            if let Some(found) = self.local_range(&a, start, stop)? {
+                return Ok(found);
+            }
             return plain_entries(conn::command(&self.dsn, &a, true)?, start);
         }
         let mut c = self.call(&scripts::LB_RANGE);
         c.int(start).int(stop);
         entries(conn::eval(&self.dsn, &c, true)?)
+    }
+
+    /// A range read through the local tier, `None` without one (or when the
+    /// server refused tracking: read as without the tier).
+    fn local_range(&self, read: &Args, start: i64, stop: i64) -> Result<Option<Vec<Entry>>> {
+        let Some((tier, track)) = &self.local else {
+            return Ok(None);
+        };
+        if local::is_refused(track.pool_key()) {
+            return Ok(None);
+        }
+        let variant = format!("{}{start}:{stop}", if self.cfg.desc { 'd' } else { 'a' });
+        if let local::Lookup::Hit(raw, _) = tier.get_read(&self.key, variant.as_bytes()) {
+            if let Some(found) = decode_range(&raw, start) {
+                conn::stats::count(conn::stats::Event::BoardLocalHit, 1);
+                return Ok(Some(found));
+            }
+        }
+        match conn::tracked_read(track, &self.key, read) {
+            Ok(r) => {
+                let found = pairs_entries(r.value, start)?;
+                tier.put_read(
+                    &self.key,
+                    variant.as_bytes(),
+                    &encode_range(&found),
+                    [0; 4],
+                    r.session,
+                    r.pttl_ms,
+                );
+                Ok(Some(found))
+            }
+            Err(e) => match conn::tracking::take_refusal() {
+                Some(why) => {
+                    local::refuse(
+                        track.pool_key(),
+                        format!(
+                            "RedisLeaderboard: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
+                            self.dsn.redacted()
+                        ),
+                    );
+                    Ok(None)
+                }
+                None => Err(e),
+            },
+        }
     }
 
     pub fn around(&self, member: &[u8], radius: i64) -> Result<Vec<Entry>> {
@@ -614,6 +691,7 @@ impl Leaderboard {
 
     /// Deletes the board and its side keys (not its period boards).
     pub fn clear(&self) -> Result<()> {
+        self.forget();
         let mut a = Args::cmd("DEL");
         for k in &self.keys {
             a.push(k);
@@ -652,7 +730,12 @@ impl Leaderboard {
             ttl: None,
             ..self.cfg.clone()
         };
-        Ok(Self::with_key(self.dsn.clone(), key, cfg))
+        Ok(Self::with_key(
+            self.dsn.clone(),
+            key,
+            self.local.clone(),
+            cfg,
+        ))
     }
 }
 
@@ -698,6 +781,63 @@ fn around_window(all: Vec<Entry>, first: i64, idx: i64, r: i64) -> Vec<Entry> {
 
 /// A WITHSCORES reply of a plain board starting at 0-based position `start`:
 /// ordinal ranks follow from the position.
+/// A `WITHSCORES` range as RESP3 sends it: `[member, score]` pairs (a flat
+/// list, as RESP2 sends it, is read too).
+fn pairs_entries(v: Value, start: i64) -> Result<Vec<Entry>> {
+    let Value::Array(items) = v else {
+        return Err(Error::unexpected("range", &v));
+    };
+    if !items.iter().all(|i| matches!(i, Value::Array(_))) {
+        return plain_entries(Value::Array(items), start);
+    }
+    let mut out = Vec::with_capacity(items.len());
+    let mut rank = start;
+    for pair in items {
+        let Value::Array(p) = pair else { continue };
+        let mut it = p.into_iter();
+        let (Some(m), Some(s)) = (it.next(), it.next()) else {
+            return Err(Error::Redis("unexpected range pair from Redis".into()));
+        };
+        rank += 1;
+        out.push(Entry {
+            member: bytes(m, "range")?,
+            score: float(s, "range")?,
+            rank,
+        });
+    }
+    Ok(out)
+}
+
+/// A range as the local tier keeps it: per entry, the member's length (u32
+/// LE), the member, the score (f64 LE); ranks follow from the start.
+fn encode_range(entries: &[Entry]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(entries.iter().map(|e| e.member.len() + 12).sum());
+    for e in entries {
+        out.extend_from_slice(&(e.member.len() as u32).to_le_bytes());
+        out.extend_from_slice(&e.member);
+        out.extend_from_slice(&e.score.to_le_bytes());
+    }
+    out
+}
+
+fn decode_range(mut b: &[u8], start: i64) -> Option<Vec<Entry>> {
+    let mut out = Vec::new();
+    let mut rank = start;
+    while !b.is_empty() {
+        let n = u32::from_le_bytes(b.get(..4)?.try_into().ok()?) as usize;
+        let member = b.get(4..4 + n)?.to_vec();
+        let score = f64::from_le_bytes(b.get(4 + n..12 + n)?.try_into().ok()?);
+        b = &b[12 + n..];
+        rank += 1;
+        out.push(Entry {
+            member,
+            score,
+            rank,
+        });
+    }
+    Some(out)
+}
+
 fn plain_entries(v: Value, start: i64) -> Result<Vec<Entry>> {
     let Value::Array(items) = v else {
         return Err(Error::unexpected("range", &v));
@@ -735,6 +875,44 @@ fn entries(v: Value) -> Result<Vec<Entry>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranges_kept_locally_read_back_as_they_were() {
+        let e = |m: &str, score: f64, rank: i64| Entry {
+            member: m.as_bytes().to_vec(),
+            score,
+            rank,
+        };
+        let range = vec![
+            e("a", 1.5, 11),
+            e("", f64::INFINITY, 12),
+            e("b\0c", -0.0, 13),
+        ];
+        let back = decode_range(&encode_range(&range), 10).unwrap();
+        assert_eq!(back.len(), 3);
+        for (x, y) in range.iter().zip(&back) {
+            assert_eq!(
+                (&x.member, x.score.to_bits(), x.rank),
+                (&y.member, y.score.to_bits(), y.rank)
+            );
+        }
+        assert!(decode_range(&[1, 0, 0], 0).is_none());
+        // RESP3's pairs, and RESP2's flat list
+        let pairs = Value::Array(vec![
+            Value::Array(vec![Value::BulkString(b"x".to_vec()), Value::Double(2.5)]),
+            Value::Array(vec![Value::BulkString(b"y".to_vec()), Value::Double(1.0)]),
+        ]);
+        let got = pairs_entries(pairs, 0).unwrap();
+        assert_eq!(
+            (got[1].member.as_slice(), got[1].score, got[1].rank),
+            (&b"y"[..], 1.0, 2)
+        );
+        let flat = Value::Array(vec![
+            Value::BulkString(b"x".to_vec()),
+            Value::BulkString(b"2.5".to_vec()),
+        ]);
+        assert_eq!(pairs_entries(flat, 4).unwrap()[0].rank, 5);
+    }
 
     #[test]
     fn period_ids() {
@@ -858,7 +1036,7 @@ mod tests {
 
     fn test_board(name: &str, cfg: Config) -> Leaderboard {
         let key = format!("rkt:cargo:{}:{name}", std::process::id()).into_bytes();
-        Leaderboard::with_key(Arc::new(crate::conn::test_dsn()), key, cfg)
+        Leaderboard::with_key(Arc::new(crate::conn::test_dsn()), key, None, cfg)
     }
 
     /// Ranges past what a Lua number or an i64 holds read as the whole board

@@ -32,7 +32,8 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 /// queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
 /// limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
 /// cache_early_refreshes, cache_stale_served, cache_local_hits (hits served
-/// by a local tier, counted in cache_hits too), and pid.
+/// by a local tier, counted in cache_hits too), leaderboard_local_hits (range
+/// reads served by a RedisLeaderboard's local tier), and pid.
 /// @return array<string, int>
 #[cfg(not(any(test, fuzzing)))]
 #[php_function]

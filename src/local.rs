@@ -62,6 +62,9 @@ type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// One value held locally.
 struct Item {
+    /// Which read of the key it is (`b""` for the key's value; a range of a
+    /// sorted set, for instance).
+    variant: Box<[u8]>,
     raw: Rc<[u8]>,
     /// What the owner worked out from `raw` once (a parsed header).
     meta: Meta,
@@ -73,12 +76,13 @@ struct Item {
     bytes: usize,
 }
 
-/// One tier: values by full Redis key.
+/// One tier: values by full Redis key (one or a few reads of each key).
 struct Store {
     max_bytes: usize,
     bytes: usize,
-    items: FxMap<Vec<u8>, Item>,
-    lru: BTreeMap<u64, Vec<u8>>,
+    len: usize,
+    items: FxMap<Vec<u8>, Vec<Item>>,
+    lru: BTreeMap<u64, (Vec<u8>, Box<[u8]>)>,
     tick: u64,
 }
 
@@ -87,28 +91,52 @@ impl Store {
         Store {
             max_bytes,
             bytes: 0,
+            len: 0,
             items: FxMap::default(),
             lru: BTreeMap::new(),
             tick: 0,
         }
     }
 
+    /// Drops every read of `key`.
     fn remove(&mut self, key: &[u8]) {
-        if let Some(it) = self.items.remove(key) {
+        if let Some(all) = self.items.remove(key) {
+            for it in all {
+                self.lru.remove(&it.tick);
+                self.bytes -= it.bytes;
+                self.len -= 1;
+            }
+        }
+    }
+
+    /// Drops one read of `key`.
+    fn remove_one(&mut self, key: &[u8], variant: &[u8]) {
+        let Some(all) = self.items.get_mut(key) else {
+            return;
+        };
+        if let Some(i) = all.iter().position(|it| &*it.variant == variant) {
+            let it = all.swap_remove(i);
             self.lru.remove(&it.tick);
             self.bytes -= it.bytes;
+            self.len -= 1;
+            if all.is_empty() {
+                self.items.remove(key);
+            }
         }
     }
 
     fn retain(&mut self, keep: impl Fn(&Item) -> bool) {
-        let gone: Vec<Vec<u8>> = self
+        let gone: Vec<(Vec<u8>, Box<[u8]>)> = self
             .items
             .iter()
-            .filter(|(_, it)| !keep(it))
-            .map(|(k, _)| k.clone())
+            .flat_map(|(k, all)| {
+                all.iter()
+                    .filter(|it| !keep(it))
+                    .map(move |it| (k.clone(), it.variant.clone()))
+            })
             .collect();
-        for k in gone {
-            self.remove(&k);
+        for (k, v) in gone {
+            self.remove_one(&k, &v);
         }
     }
 
@@ -116,6 +144,7 @@ impl Store {
         self.items.clear();
         self.lru.clear();
         self.bytes = 0;
+        self.len = 0;
     }
 
     fn apply(&mut self, e: &Event) {
@@ -130,53 +159,74 @@ impl Store {
         }
     }
 
-    fn insert(&mut self, key: &[u8], raw: &[u8], meta: Meta, session: u64, dies: Option<Instant>) {
-        self.remove(key);
-        let bytes = 2 * key.len() + raw.len() + OVERHEAD;
+    fn find(&mut self, key: &[u8], variant: &[u8]) -> Option<&mut Item> {
+        self.items
+            .get_mut(key)?
+            .iter_mut()
+            .find(|it| &*it.variant == variant)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn insert(
+        &mut self,
+        key: &[u8],
+        variant: &[u8],
+        raw: &[u8],
+        meta: Meta,
+        session: u64,
+        dies: Option<Instant>,
+    ) {
+        self.remove_one(key, variant);
+        let bytes = 2 * (key.len() + variant.len()) + raw.len() + OVERHEAD;
         if bytes > self.max_bytes {
             return;
         }
         while self.bytes + bytes > self.max_bytes {
-            let Some((_, oldest)) = self.lru.pop_first() else {
+            let Some((_, (k, v))) = self.lru.pop_first() else {
                 break;
             };
-            if let Some(it) = self.items.remove(&oldest) {
-                self.bytes -= it.bytes;
-            }
+            // (its LRU entry is gone already: remove_one finds none)
+            self.remove_one(&k, &v);
         }
         self.tick += 1;
-        self.lru.insert(self.tick, key.to_vec());
-        self.items.insert(
-            key.to_vec(),
-            Item {
-                raw: raw.into(),
-                meta,
-                session,
-                dies,
-                tick: self.tick,
-                bytes,
-            },
-        );
+        self.lru.insert(self.tick, (key.to_vec(), variant.into()));
+        let item = Item {
+            variant: variant.into(),
+            raw: raw.into(),
+            meta,
+            session,
+            dies,
+            tick: self.tick,
+            bytes,
+        };
+        match self.items.get_mut(key) {
+            Some(all) => all.push(item),
+            None => {
+                self.items.insert(key.to_vec(), vec![item]);
+            }
+        }
         self.bytes += bytes;
+        self.len += 1;
     }
 
-    /// Marks `key` as just used. Only a value in the older half of the LRU
+    /// Marks a read as just used. Only a value in the older half of the LRU
     /// order moves (an approximation that keeps a hot value's hit free of
     /// reordering: it cannot reach the eviction end without passing the
     /// middle first, where it moves).
-    fn touch(&mut self, key: &[u8]) {
-        let len = self.items.len() as u64;
-        let Some(it) = self.items.get_mut(key) else {
+    fn touch(&mut self, key: &[u8], variant: &[u8]) {
+        let (len, tick) = (self.len as u64, self.tick);
+        let Some(it) = self.find(key, variant) else {
             return;
         };
-        if self.tick - it.tick <= len / 2 {
+        if tick - it.tick <= len / 2 {
             return;
         }
+        let old = it.tick;
+        it.tick = tick + 1;
         self.tick += 1;
-        if let Some(k) = self.lru.remove(&it.tick) {
+        if let Some(k) = self.lru.remove(&old) {
             self.lru.insert(self.tick, k);
         }
-        it.tick = self.tick;
     }
 }
 
@@ -223,6 +273,47 @@ pub struct Tier {
     /// Where its store was in `STORES` when last looked up.
     slot: AtomicUsize,
 }
+
+impl Clone for Tier {
+    fn clone(&self) -> Self {
+        Tier {
+            name: self.name.clone(),
+            max_bytes: self.max_bytes,
+            recheck: self.recheck,
+            slot: AtomicUsize::new(self.slot.load(Relaxed)),
+        }
+    }
+}
+
+/// The `local` option of an object that has a tier: `max_bytes` (default
+/// `default_bytes`) and `recheck_after` (default 1 s), read from
+/// `opts.nested("local")`. Errors name `class`.
+pub fn options(
+    class: &str,
+    local: Option<crate::options::Options>,
+    default_bytes: i64,
+) -> crate::conn::Result<Option<(usize, Duration)>> {
+    let Some(mut lo) = local else {
+        return Ok(None);
+    };
+    let mut read = || -> crate::conn::Result<(usize, Duration)> {
+        let max = lo.int("max_bytes", 1024, 1 << 40, default_bytes)?;
+        let recheck = lo
+            .seconds("recheck_after")?
+            .unwrap_or(Duration::from_secs(1));
+        Ok((max as usize, recheck))
+    };
+    let got = read().map_err(|e| {
+        crate::conn::Error::invalid(format!("{class}: in option 'local', {}", e.message()))
+    })?;
+    lo.finish(&format!("{class} option 'local'"), OPTIONS)?;
+    Ok(Some(got))
+}
+
+/// The options of a `local` option.
+pub const OPTIONS: &[&str] = &["max_bytes", "recheck_after"];
+/// A tier's default size (per worker and object name).
+pub const DEFAULT_BYTES: i64 = 4 << 20;
 
 /// What `Tier::get` found.
 pub enum Lookup {
@@ -274,26 +365,44 @@ impl Tier {
 
     /// The value of `key` if it may be served locally (see the module).
     pub fn get(&self, key: &[u8]) -> Lookup {
+        self.get_read(key, b"")
+    }
+
+    /// One read (`variant`) of `key`, if it may be served locally.
+    pub fn get_read(&self, key: &[u8], variant: &[u8]) -> Lookup {
         sync(true);
         let recheck = self.recheck;
         self.with(|st| {
-            let Some(it) = st.items.get(key) else {
+            let Some(it) = st.find(key, variant) else {
                 return Lookup::Miss;
             };
             let now = Instant::now();
             let fresh = tracking::last_heard(it.session).is_some_and(|t| t + recheck > now);
             if !fresh || it.dies.is_some_and(|d| d <= now) {
-                st.remove(key);
+                st.remove_one(key, variant);
                 return Lookup::Miss;
             }
             let hit = Lookup::Hit(it.raw.clone(), it.meta);
-            st.touch(key);
+            st.touch(key, variant);
             hit
         })
     }
 
     /// Keeps what a tracked read returned (`pttl_ms` as `PTTL` gave it).
     pub fn put(&self, key: &[u8], raw: &[u8], meta: Meta, session: u64, pttl_ms: i64) {
+        self.put_read(key, b"", raw, meta, session, pttl_ms)
+    }
+
+    /// `put` of one read (`variant`) of `key`.
+    pub fn put_read(
+        &self,
+        key: &[u8],
+        variant: &[u8],
+        raw: &[u8],
+        meta: Meta,
+        session: u64,
+        pttl_ms: i64,
+    ) {
         // the invalidations read ahead of the reply are older than the
         // value; any behind it (maybe in the buffer already) are newer, and
         // wait for the next `get`
@@ -302,7 +411,7 @@ impl Tier {
             return;
         }
         let dies = (pttl_ms >= 0).then(|| Instant::now() + Duration::from_millis(pttl_ms as u64));
-        self.with(|st| st.insert(key, raw, meta, session, dies));
+        self.with(|st| st.insert(key, variant, raw, meta, session, dies));
     }
 
     /// This worker is about to change `key`: its local copy goes first.
@@ -317,7 +426,7 @@ impl Tier {
 
     /// Bytes held and values held.
     pub fn usage(&self) -> (usize, usize) {
-        self.with(|st| (st.bytes, st.items.len()))
+        self.with(|st| (st.bytes, st.len))
     }
 }
 

@@ -493,7 +493,8 @@ namespace RedisKit {
     }
 
     /**
-     * Real-time rankings on a Redis sorted set. Every read is one round trip.
+     * Real-time rankings on a Redis sorted set. Every read is one round trip
+     * (none for a range served by the `local` tier).
      *
      * Options: `order` ('desc' high first | 'asc' low first), `ranking`
      * ('ordinal' 1,2,3,4 | 'competition' 1,2,2,4 | 'dense' 1,2,2,3), `ties`
@@ -502,7 +503,12 @@ namespace RedisKit {
      * expires that long after its last write), `periods` (list of 'daily',
      * 'weekly', 'monthly': boards kept per calendar period), `retention` (past
      * periods kept, default 2), `utc_offset` (the periods' calendar: seconds east
-     * of UTC or '+08:00', within ±14:00; default 0, UTC).
+     * of UTC or '+08:00', within ±14:00; default 0, UTC), `local` (true, or
+     * ['max_bytes' => int, default 4 MiB, 'recheck_after' => seconds, default
+     * 1]: top(), page() and between() of a board with the default ranking and
+     * ties keep what they read in this worker's memory and serve it from
+     * there until Redis reports a change of the board (client tracking, as
+     * RedisCache's `local`); a write of this worker drops them at once).
      */
     final class RedisLeaderboard {
         /**
@@ -801,7 +807,8 @@ namespace RedisKit {
      * queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
      * limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
      * cache_early_refreshes, cache_stale_served, cache_local_hits (hits served
-     * by a local tier, counted in cache_hits too), and pid.
+     * by a local tier, counted in cache_hits too), leaderboard_local_hits (range
+     * reads served by a RedisLeaderboard's local tier), and pid.
      * @return array<string, int>
      */
     function stats(): array {}

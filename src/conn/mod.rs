@@ -491,24 +491,42 @@ pub fn command(dsn: &Dsn, args: &Args, retry_safe: bool) -> Result<Value> {
 
 /// A read through a tracking connection (`Dsn::with_tracking`).
 #[derive(Debug)]
-pub struct TrackedRead {
-    /// `GET`'s reply: `None` when the key does not exist.
-    pub value: Option<Vec<u8>>,
+pub struct TrackedRead<T> {
+    /// The read's reply.
+    pub value: T,
     /// `PTTL`'s reply: ms left, -1 for no expiry, -2 for no key.
     pub pttl_ms: i64,
     /// The tracking session that read it (see `tracking`).
     pub session: u64,
 }
 
-/// `GET key` and `PTTL key` after `CLIENT CACHING yes`, in one round trip
-/// on `dsn`'s tracking connection (cluster: the key's node), so Redis tells
-/// that connection when the key changes. `dsn` must be a
-/// `Dsn::with_tracking()`; a server that refuses tracking fails the connect
-/// (`tracking::take_refusal()` says why).
-pub fn tracked_get(dsn: &Dsn, key: &[u8]) -> Result<TrackedRead> {
+/// `GET key` through a tracking connection (`tracked_read`).
+pub fn tracked_get(dsn: &Dsn, key: &[u8]) -> Result<TrackedRead<Option<Vec<u8>>>> {
+    let mut a = Args::cmd("GET");
+    a.push(key);
+    let r = tracked_read(dsn, key, &a)?;
+    let value = match r.value {
+        Value::BulkString(b) => Some(b),
+        Value::Nil => None,
+        v => return Err(Error::unexpected("GET", &v)),
+    };
+    Ok(TrackedRead {
+        value,
+        pttl_ms: r.pttl_ms,
+        session: r.session,
+    })
+}
+
+/// `read` (a read-only command of `key` alone) and `PTTL key` after `CLIENT
+/// CACHING yes`, in one round trip on `dsn`'s tracking connection (cluster:
+/// the key's node), so Redis tells that connection when the key changes.
+/// The reply is RESP3's (a `WITHSCORES` range is pairs, scores are doubles).
+/// `dsn` must be a `Dsn::with_tracking()`; a server that refuses tracking
+/// fails the connect (`tracking::take_refusal()` says why).
+pub fn tracked_read(dsn: &Dsn, key: &[u8], read: &Args) -> Result<TrackedRead<Value>> {
     let mut packed = Vec::with_capacity(2 * key.len() + 80);
     packed.extend_from_slice(b"*3\r\n$6\r\nCLIENT\r\n$7\r\nCACHING\r\n$3\r\nyes\r\n");
-    wire::pack_into(&mut packed, [&b"GET"[..], key].into_iter());
+    read.pack_into(&mut packed, &[]);
     wire::pack_into(&mut packed, [&b"PTTL"[..], key].into_iter());
     let timeout = dsn.read_timeout;
     let session = std::cell::Cell::new(0);
@@ -520,25 +538,18 @@ pub fn tracked_get(dsn: &Dsn, key: &[u8]) -> Result<TrackedRead> {
         |w| {
             let mut r = w.pipeline(&packed, 3, timeout)?;
             session.set(w.session);
-            // an error of the GET (a redirect, too) decides the call
+            // an error of the read (a redirect, too) decides the call
             Ok(match r.get(1) {
                 Some(Value::ServerError(_)) => r.swap_remove(1),
                 _ => Value::Array(r),
             })
         },
     )?;
-    let describe = || format!("GET {}", shown(key));
-    let mut r = array(check_as(v, describe)?, 3)?;
-    refused_in(&r, |_, _| describe())?;
+    let mut r = array(check_as(v, || read.describe())?, 3)?;
+    refused_in(&r, |_, _| read.describe())?;
     let pttl = int(r.pop().unwrap_or(Value::Nil), "PTTL")?;
-    let value = match r.pop() {
-        Some(Value::BulkString(b)) => Some(b),
-        Some(Value::Nil) => None,
-        Some(v) => return Err(Error::unexpected("GET", &v)),
-        None => None,
-    };
     Ok(TrackedRead {
-        value,
+        value: r.pop().unwrap_or(Value::Nil),
         pttl_ms: pttl,
         session: session.get(),
     })

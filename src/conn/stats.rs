@@ -103,9 +103,10 @@ pub enum Event {
     CacheEarlyRefresh,
     CacheStaleServed,
     CacheLocalHit,
+    BoardLocalHit,
 }
 
-const EVENTS: [(Event, &str); 19] = [
+const EVENTS: [(Event, &str); 20] = [
     (Event::LockAcquired, "lock_acquired"),
     (Event::LockContended, "lock_contended"),
     (Event::LockTimedOut, "lock_timed_out"),
@@ -125,6 +126,7 @@ const EVENTS: [(Event, &str); 19] = [
     (Event::CacheEarlyRefresh, "cache_early_refreshes"),
     (Event::CacheStaleServed, "cache_stale_served"),
     (Event::CacheLocalHit, "cache_local_hits"),
+    (Event::BoardLocalHit, "leaderboard_local_hits"),
 ];
 
 // EVENTS lists the events in their declaration order

@@ -9,18 +9,18 @@ fn a_store_keeps_to_its_bytes_and_drops_the_least_recently_used() {
     let item = 2 * 2 + 10 + OVERHEAD; // key "k?", 10 bytes
     let mut st = Store::new(3 * item);
     for k in [b"k1", b"k2", b"k3"] {
-        st.insert(k, &[0; 10], [0; 4], 1, None);
+        st.insert(k, b"", &[0; 10], [0; 4], 1, None);
     }
     assert_eq!((st.items.len(), st.bytes), (3, 3 * item));
-    st.touch(b"k1"); // k2 is now the oldest
-    st.insert(b"k4", &[0; 10], [0; 4], 1, None);
+    st.touch(b"k1", b""); // k2 is now the oldest
+    st.insert(b"k4", b"", &[0; 10], [0; 4], 1, None);
     assert!(st.items.contains_key(&b"k1"[..]) && !st.items.contains_key(&b"k2"[..]));
     assert_eq!((st.items.len(), st.bytes), (3, 3 * item));
     // a value bigger than the whole tier is not kept, and evicts nothing
-    st.insert(b"big", &[0; 1000], [0; 4], 1, None);
+    st.insert(b"big", b"", &[0; 1000], [0; 4], 1, None);
     assert_eq!(st.items.len(), 3);
     // replacing a value counts its new size only
-    st.insert(b"k4", &[0; 10], [0; 4], 2, None);
+    st.insert(b"k4", b"", &[0; 10], [0; 4], 2, None);
     assert_eq!((st.items.len(), st.bytes, st.lru.len()), (3, 3 * item, 3));
     // a flush or a closed connection drops that session's values only
     st.apply(&Event::Flush(2));
@@ -32,6 +32,19 @@ fn a_store_keeps_to_its_bytes_and_drops_the_least_recently_used() {
     assert_eq!(st.items.len(), 1);
     st.apply(&Event::Overflow);
     assert_eq!((st.items.len(), st.bytes, st.lru.len()), (0, 0, 0));
+
+    // several reads of one key: an invalidation of the key drops them all
+    let mut st = Store::new(1 << 20);
+    st.insert(b"board", b"0:9", &[1; 10], [0; 4], 1, None);
+    st.insert(b"board", b"10:19", &[2; 10], [0; 4], 1, None);
+    st.insert(b"other", b"0:9", &[3; 10], [0; 4], 1, None);
+    assert_eq!(st.len, 3);
+    assert_eq!(&*st.find(b"board", b"10:19").unwrap().raw, &[2; 10]);
+    st.insert(b"board", b"10:19", &[4; 10], [0; 4], 1, None);
+    assert_eq!((st.len, st.lru.len()), (3, 3));
+    st.apply(&Event::Invalidate(1, vec![b"board".to_vec()]));
+    assert_eq!((st.len, st.lru.len(), st.items.len()), (1, 1, 1));
+    assert!(st.find(b"other", b"0:9").is_some());
 }
 
 /// Database 11: this file's FLUSHDB leaves the other tests' keys alone.

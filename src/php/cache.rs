@@ -104,18 +104,6 @@ impl PhpFn {
     }
 }
 
-/// The local tier's notice, if it just turned itself off: raised as PHP's
-/// `E_USER_NOTICE` at the caller's line (an error handler that throws makes
-/// the call throw).
-fn local_notice() -> PhpResult<()> {
-    if let Some(text) = crate::local::take_notice() {
-        let mut msg = Zval::new();
-        msg.set_string(&text, false)?;
-        call("trigger_error", [msg, long(1024)])?;
-    }
-    Ok(())
-}
-
 fn long(i: i64) -> Zval {
     let mut z = Zval::new();
     z.set_long(i);
@@ -282,7 +270,7 @@ impl RedisCache {
     /// @throws \ValueError on an empty key.
     pub fn get(&self, key: Bytes, default: Option<&Zval>) -> PhpResult<Zval> {
         let got = self.inner.get(&key.0);
-        local_notice()?;
+        super::local_notice()?;
         match got.map_err(throw)? {
             Some(e) => self.unserialize(e),
             None => Ok(default.map(Zval::shallow_clone).unwrap_or_else(Zval::null)),
@@ -397,7 +385,7 @@ impl RedisCache {
                 }
                 Ok(c)
             });
-        local_notice()?;
+        super::local_notice()?;
         match got.map_err(|e: Wrapped| e.0)? {
             Got::Cached(e) => self.unserialize(e),
             Got::Computed(v) => Ok(v),

@@ -12,7 +12,8 @@ use ext_php_rs::flags::ClassFlags;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-/// Real-time rankings on a Redis sorted set. Every read is one round trip.
+/// Real-time rankings on a Redis sorted set. Every read is one round trip
+/// (none for a range served by the `local` tier).
 ///
 /// Options: `order` ('desc' high first | 'asc' low first), `ranking`
 /// ('ordinal' 1,2,3,4 | 'competition' 1,2,2,4 | 'dense' 1,2,2,3), `ties`
@@ -21,7 +22,12 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// expires that long after its last write), `periods` (list of 'daily',
 /// 'weekly', 'monthly': boards kept per calendar period), `retention` (past
 /// periods kept, default 2), `utc_offset` (the periods' calendar: seconds east
-/// of UTC or '+08:00', within ±14:00; default 0, UTC).
+/// of UTC or '+08:00', within ±14:00; default 0, UTC), `local` (true, or
+/// ['max_bytes' => int, default 4 MiB, 'recheck_after' => seconds, default
+/// 1]: top(), page() and between() of a board with the default ranking and
+/// ties keep what they read in this worker's memory and serve it from
+/// there until Redis reports a change of the board (client tracking, as
+/// RedisCache's `local`); a write of this worker drops them at once).
 #[php_class]
 #[php(name = "RedisKit\\RedisLeaderboard")]
 #[php(flags = ClassFlags::Final)]
@@ -136,7 +142,9 @@ impl RedisLeaderboard {
     /// @throws \ValueError if $limit < 1.
     #[php(defaults(limit = 10))]
     pub fn top(&self, limit: i64) -> PhpResult<ZBox<ZendHashTable>> {
-        entry_list(self.inner.top(limit).map_err(throw)?)
+        let got = self.inner.top(limit);
+        super::local_notice()?;
+        entry_list(got.map_err(throw)?)
     }
 
     /// Page $page (1-based) of $perPage entries: page 1 holds ranks 1..perPage.
@@ -144,7 +152,9 @@ impl RedisLeaderboard {
     /// @throws \ValueError if $page or $perPage < 1.
     #[php(defaults(perPage = 25))]
     pub fn page(&self, page: i64, perPage: i64) -> PhpResult<ZBox<ZendHashTable>> {
-        entry_list(self.inner.page(page, perPage).map_err(throw)?)
+        let got = self.inner.page(page, perPage);
+        super::local_notice()?;
+        entry_list(got.map_err(throw)?)
     }
 
     /// Up to 2*$radius+1 entries centred on the member, the window shifted at
@@ -160,7 +170,9 @@ impl RedisLeaderboard {
     /// @return list<array{member: string, score: float, rank: int}>
     /// @throws \ValueError if $fromRank < 1 or $fromRank > $toRank.
     pub fn between(&self, fromRank: i64, toRank: i64) -> PhpResult<ZBox<ZendHashTable>> {
-        entry_list(self.inner.between(fromRank, toRank).map_err(throw)?)
+        let got = self.inner.between(fromRank, toRank);
+        super::local_notice()?;
+        entry_list(got.map_err(throw)?)
     }
 
     /// @return int Number of members on the board.

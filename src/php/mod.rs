@@ -522,6 +522,21 @@ fn opt_value_at(z: &Zval, depth: u32) -> OptValue {
     }
 }
 
+/// The local tier's notice, if it just turned itself off: raised as PHP's
+/// `E_USER_NOTICE` at the caller's line (an error handler that throws makes
+/// the call throw).
+pub fn local_notice() -> Result<(), PhpException> {
+    if let Some(text) = crate::local::take_notice() {
+        let mut msg = Zval::new();
+        msg.set_string(&text, false)?;
+        let mut level = Zval::new();
+        level.set_long(1024); // E_USER_NOTICE
+        let f = ext_php_rs::types::ZendCallable::try_from_name("trigger_error")?;
+        f.try_call(vec![&msg, &level])?;
+    }
+    Ok(())
+}
+
 /// The `array $options` argument.
 pub fn options_arg(arr: Option<&ZendHashTable>) -> Result<Options, PhpException> {
     let mut entries = Vec::new();
