@@ -9,10 +9,11 @@
  * out, so jitter reorders packets as netem's does. Removing the iptables
  * rules ends the latency; packets already held are still released on time.
  *
- *   rkf-delay QUEUE DELAY_MS JITTER_MS
+ *   rkf-delay QUEUE DELAY_MS JITTER_MS      (milliseconds, fractions allowed: 0.1)
  *
  * Prints "ready" on stderr once bound to the queue. Runs until killed.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
@@ -63,8 +64,8 @@ int main(int argc, char **argv)
         return 2;
     }
     int queue = atoi(argv[1]);
-    delay_ns = (uint64_t)atoll(argv[2]) * 1000000ull;
-    jitter_ns = (uint64_t)atoll(argv[3]) * 1000000ull;
+    delay_ns = (uint64_t)(atof(argv[2]) * 1e6);
+    jitter_ns = (uint64_t)(atof(argv[3]) * 1e6);
     if (jitter_ns > delay_ns)
         jitter_ns = delay_ns;
     srandom((unsigned)(getpid() ^ now_ns()));
@@ -109,9 +110,13 @@ int main(int argc, char **argv)
             if (wait < 0 || w < wait)
                 wait = w;
         }
-        int ms = wait < 0 ? 1000 : (int)((wait + 999999) / 1000000);
+        /* ppoll: sub-millisecond delays (0.1 ms) are held that long, not a
+           whole poll() millisecond */
+        if (wait < 0)
+            wait = 1000000000;
+        struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
         struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, ms) > 0) {
+        if (ppoll(&p, 1, &ts, NULL) > 0) {
             ssize_t n;
             while ((n = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0)
                 nfq_handle_packet(h, buf, (int)n);

@@ -9,7 +9,8 @@
 # must stay under 1 MB. Every request must have answered with its full count
 # of calls from the same worker over the worker's one Redis connection.
 # Then a long-running CLI worker (below): CALLS calls across 1,000 object
-# names, 100 reconnects, the same memory goal.
+# names, 100 reconnects, the same memory goal; then RedisCache's local tier
+# under reads, writes and evictions: RSS within its budget + 1 MB.
 # Ends with "soak: ..." and the figures; exits 1 if a check or the goal failed.
 set -u
 unset RK_RUN_DIR # our own run dir: cleaning it up must not stop the caller's servers
@@ -175,5 +176,30 @@ verdict=$(echo "$out" | "$PHP" -n -r '
   echo $why ? implode("; ", $why) : "ok: RSS growth $g kB after warm-up, $r[reconnects] reconnects, connections $r[connections_end]";
 ')
 echo "soak worker: $verdict"
+case "$verdict" in ok:*) ;; *) rc=1 ;; esac
+
+# The local tier (RedisCache 'local', 4 MiB): CALLS / 4 random reads of 40,000
+# values (about 22 MB in Redis) while another cache object rewrites one key
+# every 50 calls (php-tests/tools/soak-tier.php). Every read must be the value
+# last written; the process's RSS may grow by at most the tier's budget + 1 MB.
+tier_calls=$(( CALLS / 4 ))
+echo "== soak: the local tier, $tier_calls reads of 40,000 values through a 4 MiB tier, a write every 50 reads"
+redis-cli -p "$rport" flushall >/dev/null
+t0=$SECONDS
+out=$("$PHP" -n -d extension="$EXT" -d rediskit.default_dsn="redis://127.0.0.1:$rport" \
+  php-tests/tools/soak-tier.php "$tier_calls" $((4 << 20)) 2>&1 | tail -1)
+echo "soak tier ($((SECONDS - t0)) s): $out"
+verdict=$(echo "$out" | "$PHP" -n -r '
+  $r = json_decode(stream_get_contents(STDIN), true);
+  if (!is_array($r)) { echo "no result"; exit; }
+  $g = $r["rss_end_kb"] - $r["rss_start_kb"];
+  $goal = $r["max_kb"] + '"$GOAL_KB"';
+  $why = [];
+  if ($r["bad"] !== 0) $why[] = "$r[bad] reads returned a value other than the last written";
+  if ($r["local_hits"] === 0) $why[] = "no read was served by the tier";
+  if ($g >= $goal) $why[] = "RSS grew by $g kB (goal < $goal kB: the tier budget + 1 MB)";
+  echo $why ? implode("; ", $why) : "ok: RSS growth $g kB (goal < $goal kB), $r[local_hits] of $r[calls] reads local, every read the last value written";
+')
+echo "soak tier: $verdict"
 case "$verdict" in ok:*) ;; *) rc=1 ;; esac
 exit $rc
