@@ -18,7 +18,7 @@ use RedisKit\RedisCache;
 class CacheStore implements Store, LockProvider
 {
     /** The store config keys passed to RedisCache. */
-    public const OPTIONS = ['jitter', 'null_ttl', 'lock_timeout', 'on_lock_timeout', 'early_refresh', 'stale_ttl', 'serializer'];
+    public const OPTIONS = ['jitter', 'null_ttl', 'lock_timeout', 'on_lock_timeout', 'early_refresh', 'stale_ttl', 'serializer', 'local'];
 
     private RedisCache $cache;
 

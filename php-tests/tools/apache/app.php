@@ -92,5 +92,21 @@ $v = $c->remember('sf', 3600.0, function () use ($c) {
 if ($v !== 'computed once') {
     throw new RuntimeException('remember() returned ' . var_export($v, true));
 }
+// 5. the local tier: each thread keeps its own (hits with no round trip),
+// and reads back its own write at once
+$lc = new RedisKit\RedisCache('zts:local', null, ['local' => true, 'serializer' => 'none']);
+$before = RedisKit\stats()['cache_local_hits'];
+for ($i = 0; $i < 5; $i++) {
+    if (($v = $lc->remember('hot', 3600.0, fn() => 'hot value')) !== 'hot value') {
+        throw new RuntimeException('local tier: remember() returned ' . var_export($v, true));
+    }
+}
+$mine = 'written by ' . $tid . ' at ' . hrtime(true);
+$lc->get("last:$tid");
+$lc->set("last:$tid", $mine);
+if (($v = $lc->get("last:$tid")) !== $mine) {
+    throw new RuntimeException('local tier: a thread\'s own write read back as ' . var_export($v, true));
+}
+$c->increment('local_hits', RedisKit\stats()['cache_local_hits'] - $before);
 $c->increment('done');
 echo "ok\n";

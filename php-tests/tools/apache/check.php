@@ -64,4 +64,5 @@ $check(($restart || count($pushed) === $sent) && $dup === 0 && $lost === 0 && $n
     . " left for the drain" . ($restart ? ', ' . count($unknown) . ' acks of unknown outcome' : '')
     . "; $dup delivered twice, $lost lost, {$n('ack_refused')} acks refused");
 $check($n('computes') === 1, "single flight: remember() computed {$n('computes')} time(s)");
+$check($n('local_hits') > 0, "local tier: {$n('local_hits')} hits served from the threads' own memory");
 exit($fails ? 1 : 0);
