@@ -86,6 +86,19 @@ $small->get('k0');
 $l2 = $small->stats()['local_hits'];
 var_dump($l1 - $l0, $l2 - $l1, $small->get('k0'));
 
+// 8b. getMany(): what the tier holds is served from it, the rest read (and
+// kept) in one round trip; another client's write is seen as by get()
+$c->setMany(['m1' => 1, 'm2' => 2, 'm3' => 3]);
+$c->get('m1');
+$l0 = $c->stats()['local_hits'];
+var_dump($c->getMany(['m1', 'm2', 'm3', 'none']), $c->stats()['local_hits'] - $l0);
+$before = $cmds();
+$l0 = $c->stats()['local_hits'];
+var_dump($c->getMany(['m1', 'm2', 'm3']) === ['m1' => 1, 'm2' => 2, 'm3' => 3], $cmds() - $before, $c->stats()['local_hits'] - $l0);
+$external('m2', 22);
+$c->get('unrelated');
+var_dump($c->getMany(['m1', 'm2'])['m2']);
+
 // 9. options
 foreach ([['local' => 'yes'], ['local' => ['max_bytes' => 10]], ['local' => ['max_bytes' => 'big']],
           ['local' => ['recheck_after' => 0]], ['local' => ['size' => 1]], ['local' => [1, 2]]] as $o) {
@@ -131,6 +144,21 @@ string(3) "two"
 int(1)
 int(0)
 string(100) "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+array(4) {
+  ["m1"]=>
+  int(1)
+  ["m2"]=>
+  int(2)
+  ["m3"]=>
+  int(3)
+  ["none"]=>
+  NULL
+}
+int(1)
+bool(true)
+int(0)
+int(3)
+int(22)
 ValueError: option 'local' must be true or an array of options, got string
 ValueError: RedisCache: in option 'local', option 'max_bytes' must be between 1024 and 1099511627776, got 10
 ValueError: RedisCache: in option 'local', option 'max_bytes' must be an int, got string

@@ -31,7 +31,7 @@ bool(true)
 int(7)
 string(8) "setScore"
 string(6) "caller"
-ValueError: RedisLeaderboard: unknown option 'colour' (known options: order, ranking, ties, prefix, ttl, periods, retention, utc_offset)
+ValueError: RedisLeaderboard: unknown option 'colour' (known options: order, ranking, ties, prefix, ttl, periods, retention, utc_offset, local)
 int(16)
 ValueError: option keys must be strings, got the int key 0
 ValueError: option 'order' must be one of 'desc', 'asc', got 'up'

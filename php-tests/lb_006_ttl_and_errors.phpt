@@ -83,7 +83,7 @@ ValueError: option 'ranking' must be one of 'ordinal', 'competition', 'dense', g
 ValueError: option 'ties' must be one of 'lexical', 'earliest', got 'random'
 ValueError: option 'ttl' must be a positive number of seconds, got 0
 ValueError: option 'retention' must be between 0 and 10000, got -1
-ValueError: RedisLeaderboard: unknown option 'sort' (known options: order, ranking, ties, prefix, ttl, periods, retention, utc_offset)
+ValueError: RedisLeaderboard: unknown option 'sort' (known options: order, ranking, ties, prefix, ttl, periods, retention, utc_offset, local)
 int(1)
 NULL
 RedisKit\Exception: %s

@@ -189,6 +189,16 @@ impl Entry {
     }
 }
 
+/// What the local tier keeps with a value: its parsed header (format tag,
+/// compute ms, expiry, payload offset), all 0 for a value RedisCache did not
+/// write.
+fn header_meta(raw: &[u8]) -> local::Meta {
+    match Entry::header(raw) {
+        Some((f, delta, expires, at)) => [u64::from(f.tag()), delta, expires, at as u64],
+        None => [0; 4],
+    }
+}
+
 /// Unix time in ms (this machine's clock).
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -757,24 +767,69 @@ impl Cache {
         if keys.iter().any(|k| k.as_ref().is_empty()) {
             return Err(Error::invalid("RedisCache: a key must not be empty"));
         }
-        // the keys are written into MGET as prefix + key, never built
-        // (except on a cluster, for their slots)
-        let groups = if self.is_cluster() {
+        let mut out: Vec<Option<Entry>> = Vec::with_capacity(keys.len());
+        out.resize(keys.len(), None);
+        let mut local_hit = vec![false; keys.len()];
+        // the keys still to read from Redis (all of them without a tier)
+        let mut todo: Vec<usize> = (0..keys.len()).collect();
+        let mut tier = self
+            .local
+            .as_ref()
+            .filter(|(_, track)| !local::is_refused(track.pool_key()));
+        if let Some((t, _)) = tier {
             let full: Vec<Vec<u8>> = keys
                 .iter()
                 .map(|k| self.key(k.as_ref()))
                 .collect::<Result<_>>()?;
+            todo.clear();
+            for (i, found) in t.get_all(&full).into_iter().enumerate() {
+                match found {
+                    Lookup::Hit(raw, meta) => {
+                        (out[i], local_hit[i]) = self.decode_hit(Fetch::Local(raw, meta));
+                    }
+                    Lookup::Miss => todo.push(i),
+                }
+            }
+        }
+        // the keys are written into MGET as prefix + key, never built
+        // (except on a cluster, for their slots)
+        let groups: Vec<Vec<usize>> = if self.is_cluster() {
+            let full: Vec<Vec<u8>> = todo
+                .iter()
+                .map(|&i| self.key(keys[i].as_ref()))
+                .collect::<Result<_>>()?;
             self.groups(&full)
-        } else {
-            (0..keys.len())
-                .collect::<Vec<_>>()
-                .chunks(SLICE)
-                .map(<[usize]>::to_vec)
+                .into_iter()
+                .map(|g| g.into_iter().map(|j| todo[j]).collect())
                 .collect()
+        } else {
+            todo.chunks(SLICE).map(<[usize]>::to_vec).collect()
         };
-        let mut out: Vec<Option<Entry>> = Vec::with_capacity(keys.len());
-        out.resize(keys.len(), None);
         for group in groups {
+            if let Some((t, track)) = tier {
+                let full: Vec<Vec<u8>> = group
+                    .iter()
+                    .map(|&i| self.key(keys[i].as_ref()))
+                    .collect::<Result<_>>()?;
+                match conn::tracked_mget(track, &full) {
+                    Ok(r) => {
+                        for ((&i, k), (v, pttl)) in group.iter().zip(&full).zip(r.value) {
+                            if let Some(raw) = v {
+                                t.put(k, &raw, header_meta(&raw), r.session, pttl);
+                                out[i] = self.decode(raw);
+                            }
+                        }
+                        continue;
+                    }
+                    Err(e) => match conn::tracking::take_refusal() {
+                        Some(why) => {
+                            self.refuse(track, &why);
+                            tier = None;
+                        }
+                        None => return Err(e),
+                    },
+                }
+            }
             let mut a = Args::cmd("MGET");
             for &i in &group {
                 a.push_joined(&self.base, keys[i].as_ref());
@@ -798,8 +853,14 @@ impl Cache {
             }
         }
         let hits = out.iter().filter(|e| e.is_some()).count() as u64;
+        let local_hits = out
+            .iter()
+            .zip(&local_hit)
+            .filter(|(e, l)| e.is_some() && **l)
+            .count() as u64;
         self.counters.add(Count::Hit, hits);
         self.counters.add(Count::Miss, out.len() as u64 - hits);
+        self.counters.add(Count::LocalHit, local_hits);
         Ok(out)
     }
 
@@ -1010,13 +1071,7 @@ impl Cache {
                     Ok(r) => {
                         return Ok(match r.value {
                             Some(v) => {
-                                let meta = match Entry::header(&v) {
-                                    Some((f, delta, expires, at)) => {
-                                        [u64::from(f.tag()), delta, expires, at as u64]
-                                    }
-                                    None => [0; 4],
-                                };
-                                tier.put(key, &v, meta, r.session, r.pttl_ms);
+                                tier.put(key, &v, header_meta(&v), r.session, r.pttl_ms);
                                 Fetch::Hit(v)
                             }
                             None => Fetch::Miss,
@@ -1025,13 +1080,7 @@ impl Cache {
                     Err(e) => match conn::tracking::take_refusal() {
                         // the server will not track: this worker reads
                         // without the tier from now on
-                        Some(why) => local::refuse(
-                            track.pool_key(),
-                            format!(
-                                "RedisCache: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
-                                self.dsn.redacted()
-                            ),
-                        ),
+                        Some(why) => self.refuse(track, &why),
                         None => return Err(e),
                     },
                 }
@@ -1044,6 +1093,17 @@ impl Cache {
             Value::Nil => Ok(Fetch::Miss),
             v => Err(Error::unexpected("GET", &v)),
         }
+    }
+
+    /// The server refused tracking: no tier on it for this worker, from now on.
+    fn refuse(&self, track: &Dsn, why: &str) {
+        local::refuse(
+            track.pool_key(),
+            format!(
+                "RedisCache: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
+                self.dsn.redacted()
+            ),
+        );
     }
 
     /// This worker is about to write `key`: its local copy goes first.

@@ -370,9 +370,19 @@ impl Tier {
         self.get_read(key, b"")
     }
 
+    /// `get` of many keys (one drain of the connections for all).
+    pub fn get_all<K: AsRef<[u8]>>(&self, keys: &[K]) -> Vec<Lookup> {
+        sync(true);
+        keys.iter().map(|k| self.lookup(k.as_ref(), b"")).collect()
+    }
+
     /// One read (`variant`) of `key`, if it may be served locally.
     pub fn get_read(&self, key: &[u8], variant: &[u8]) -> Lookup {
         sync(true);
+        self.lookup(key, variant)
+    }
+
+    fn lookup(&self, key: &[u8], variant: &[u8]) -> Lookup {
         let recheck = self.recheck;
         self.with(|st| {
             let Some(it) = st.find(key, variant) else {

@@ -418,7 +418,8 @@ namespace RedisKit {
         public function get(string $key, mixed $default = null): mixed {}
 
         /**
-         * Many values in one round trip (MGET).
+         * Many values in one round trip (MGET; with the local tier, only the values
+         * it does not hold are read).
          * @param array $keys A list of keys.
          * @return array key => value, null for a miss, in the order of $keys.
          */

@@ -517,6 +517,72 @@ pub fn tracked_get(dsn: &Dsn, key: &[u8]) -> Result<TrackedRead<Option<Vec<u8>>>
     })
 }
 
+/// A value (`None`: no such key) and its `PTTL`.
+pub type ValueAndTtl = (Option<Vec<u8>>, i64);
+
+/// `MGET keys` and `PTTL` of each through a tracking connection, in one
+/// round trip (`keys` in one hash slot on a cluster): each value with its
+/// PTTL.
+pub fn tracked_mget(dsn: &Dsn, keys: &[Vec<u8>]) -> Result<TrackedRead<Vec<ValueAndTtl>>> {
+    let Some(first) = keys.first() else {
+        return Ok(TrackedRead {
+            value: Vec::new(),
+            pttl_ms: -2,
+            session: 0,
+        });
+    };
+    let mut packed = Vec::with_capacity(keys.iter().map(|k| 2 * k.len() + 30).sum::<usize>() + 60);
+    packed.extend_from_slice(b"*3\r\n$6\r\nCLIENT\r\n$7\r\nCACHING\r\n$3\r\nyes\r\n");
+    wire::pack_into(
+        &mut packed,
+        std::iter::once(&b"MGET"[..])
+            .chain(keys.iter().map(Vec::as_slice))
+            .collect::<Vec<_>>()
+            .into_iter(),
+    );
+    for k in keys {
+        wire::pack_into(&mut packed, [&b"PTTL"[..], k].into_iter());
+    }
+    let n = 2 + keys.len();
+    let timeout = dsn.read_timeout;
+    let session = std::cell::Cell::new(0);
+    let v = dispatch(
+        dsn,
+        || Some(first.as_slice()),
+        Slot::Main,
+        true,
+        |w| {
+            let mut r = w.pipeline(&packed, n, timeout)?;
+            session.set(w.session);
+            Ok(match r.get(1) {
+                Some(Value::ServerError(_)) => r.swap_remove(1),
+                _ => Value::Array(r),
+            })
+        },
+    )?;
+    let describe = || format!("MGET of {} keys", keys.len());
+    let r = array(check_as(v, describe)?, n)?;
+    refused_in(&r, |_, _| describe())?;
+    let mut it = r.into_iter().skip(1);
+    let values = match it.next() {
+        Some(Value::Array(v)) if v.len() == keys.len() => v,
+        v => return Err(Error::unexpected("MGET", &v.unwrap_or(Value::Nil))),
+    };
+    let mut out = Vec::with_capacity(keys.len());
+    for (v, p) in values.into_iter().zip(it) {
+        let v = match v {
+            Value::BulkString(b) => Some(b),
+            _ => None,
+        };
+        out.push((v, int(p, "PTTL")?));
+    }
+    Ok(TrackedRead {
+        value: out,
+        pttl_ms: -2,
+        session: session.get(),
+    })
+}
+
 /// `read` (a read-only command of `key` alone) and `PTTL key` after `CLIENT
 /// CACHING yes`, in one round trip on `dsn`'s tracking connection (cluster:
 /// the key's node), so Redis tells that connection when the key changes.

@@ -407,7 +407,8 @@ impl RedisCache {
         }
     }
 
-    /// Many values in one round trip (MGET).
+    /// Many values in one round trip (MGET; with the local tier, only the values
+    /// it does not hold are read).
     /// @param array $keys A list of keys.
     /// @return array key => value, null for a miss, in the order of $keys.
     pub fn get_many(&self, keys: &ZendHashTable) -> PhpResult<ZBox<ZendHashTable>> {
