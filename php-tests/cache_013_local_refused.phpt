@@ -28,6 +28,16 @@ echo preg_replace('/redis:\/\/\S+ /', 'redis://... ', $notices[0][1]), "\n";
 // the DSN's password is never in it
 var_dump(str_contains($notices[0][1], ':pw@'));
 $raw->cmd('ACL', 'DELUSER', $user);
+
+// the commands docs/operations.md lists for the tier are all it needs: a
+// user refused every other CLIENT subcommand and HELLO has a working tier
+$ok = 'rk-track-' . getmypid();
+$raw->cmd('ACL', 'SETUSER', $ok, 'on', '>pw', '~*', '+@all', '-client', '-hello', '+hello', '+client|tracking', '+client|caching');
+$t = new RedisKit\RedisCache('t', "redis://$ok:pw@$host:$port", ['prefix' => $ns, 'local' => true]);
+$t->set('a', 'one');
+$t->get('a');
+var_dump($t->get('a'), $t->stats()['local_hits'], count($notices));
+$raw->cmd('ACL', 'DELUSER', $ok);
 ?>
 --EXPECTF--
 string(3) "one"
@@ -41,3 +51,6 @@ string(%d) "cache_013_local_refused.php"
 bool(true)
 RedisCache: local tier turned off for redis://... the server refused client tracking (%s); reading from Redis instead
 bool(false)
+string(3) "one"
+int(1)
+int(1)

@@ -626,13 +626,7 @@ impl Cache {
         let mut base = conn::main_key(&prefix, namespace);
         base.push(b':');
         let counters = counters_for(&base);
-        let local = local.map(|(max, recheck)| {
-            let track = Arc::new(dsn.with_tracking());
-            let mut name = track.pool_key().to_string();
-            name.push('\0');
-            name.push_str(&String::from_utf8_lossy(&base));
-            (Tier::new(name, max, recheck), track)
-        });
+        let local = local.map(|(max, recheck)| local::tier_on(&dsn, "cache", &base, max, recheck));
         Ok(Cache {
             dsn,
             base,
@@ -812,10 +806,10 @@ impl Cache {
                     .map(|&i| self.key(keys[i].as_ref()))
                     .collect::<Result<_>>()?;
                 match conn::tracked_mget(track, &full) {
-                    Ok(r) => {
-                        for ((&i, k), (v, pttl)) in group.iter().zip(&full).zip(r.value) {
+                    Ok((values, session)) => {
+                        for ((&i, k), (v, pttl)) in group.iter().zip(&full).zip(values) {
                             if let Some(raw) = v {
-                                t.put(k, &raw, header_meta(&raw), r.session, pttl);
+                                t.put(k, &raw, header_meta(&raw), session, pttl);
                                 out[i] = self.decode(raw);
                             }
                         }
@@ -1097,13 +1091,7 @@ impl Cache {
 
     /// The server refused tracking: no tier on it for this worker, from now on.
     fn refuse(&self, track: &Dsn, why: &str) {
-        local::refuse(
-            track.pool_key(),
-            format!(
-                "RedisCache: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
-                self.dsn.redacted()
-            ),
-        );
+        local::refuse_tracking("RedisCache", &self.dsn, track, why);
     }
 
     /// This worker is about to write `key`: its local copy goes first.

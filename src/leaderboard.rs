@@ -293,13 +293,7 @@ impl Leaderboard {
         let dsn = connection.single(settings)?;
         let mut key = prefix;
         key.extend_from_slice(name);
-        let local = local.map(|(max, recheck)| {
-            let track = Arc::new(dsn.with_tracking());
-            let mut name = track.pool_key().to_string();
-            name.push_str("\0board\0");
-            name.push_str(&String::from_utf8_lossy(&key));
-            (Tier::new(name, max, recheck), track)
-        });
+        let local = local.map(|(max, recheck)| local::tier_on(&dsn, "board", &key, max, recheck));
         Ok(Self::with_key(
             dsn,
             key,
@@ -604,13 +598,7 @@ impl Leaderboard {
             }
             Err(e) => match conn::tracking::take_refusal() {
                 Some(why) => {
-                    local::refuse(
-                        track.pool_key(),
-                        format!(
-                            "RedisLeaderboard: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
-                            self.dsn.redacted()
-                        ),
-                    );
+                    local::refuse_tracking("RedisLeaderboard", &self.dsn, track, &why);
                     Ok(None)
                 }
                 None => Err(e),
@@ -799,13 +787,18 @@ fn pairs_entries(v: Value, start: i64) -> Result<Vec<Entry>> {
             return Err(Error::Redis("unexpected range pair from Redis".into()));
         };
         rank += 1;
-        out.push(Entry {
-            member: bytes(m, "range")?,
-            score: float(s, "range")?,
-            rank,
-        });
+        out.push(range_entry(m, s, rank)?);
     }
     Ok(out)
+}
+
+/// One entry of a range reply: its member and score, at `rank`.
+fn range_entry(member: Value, score: Value, rank: i64) -> Result<Entry> {
+    Ok(Entry {
+        member: bytes(member, "range")?,
+        score: float(score, "range")?,
+        rank,
+    })
 }
 
 /// A range as the local tier keeps it: per entry, the member's length (u32
@@ -847,11 +840,7 @@ fn plain_entries(v: Value, start: i64) -> Result<Vec<Entry>> {
     let mut rank = start;
     while let (Some(m), Some(s)) = (it.next(), it.next()) {
         rank += 1;
-        out.push(Entry {
-            member: bytes(m, "range")?,
-            score: float(s, "range")?,
-            rank,
-        });
+        out.push(range_entry(m, s, rank)?);
     }
     Ok(out)
 }

@@ -20,11 +20,13 @@
 //! before this worker's previous round trip on that connection: Redis
 //! queues an invalidation ahead of any later reply on the same connection.
 use crate::conn::tracking::{self, Event};
+use crate::conn::Dsn;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Bytes counted per value on top of its key and bytes: what the map, the
@@ -287,6 +289,35 @@ impl Clone for Tier {
     }
 }
 
+/// The tier of an object (`kind`, `name`: one store per worker) on `dsn`,
+/// and the tracking connection's DSN it reads through.
+pub fn tier_on(
+    dsn: &Dsn,
+    kind: &str,
+    name: &[u8],
+    max: usize,
+    recheck: Duration,
+) -> (Tier, Arc<Dsn>) {
+    let track = Arc::new(dsn.with_tracking());
+    let mut full = track.pool_key().to_string();
+    full.push('\0');
+    full.push_str(kind);
+    full.push('\0');
+    full.push_str(&String::from_utf8_lossy(name));
+    (Tier::new(full, max, recheck), track)
+}
+
+/// `refuse` for `class`'s tier on `dsn`, with the notice's text.
+pub fn refuse_tracking(class: &str, dsn: &Dsn, track: &Dsn, why: &str) {
+    refuse(
+        track.pool_key(),
+        format!(
+            "{class}: local tier turned off for {}: the server refused client tracking ({why}); reading from Redis instead",
+            dsn.redacted()
+        ),
+    );
+}
+
 /// The `local` option of an object that has a tier: `max_bytes` (default
 /// `default_bytes`) and `recheck_after` (default 1 s), read from
 /// `opts.nested("local")`. Errors name `class`.
@@ -434,11 +465,6 @@ impl Tier {
     /// Drops every value of this tier.
     pub fn clear(&self) {
         self.with(Store::clear);
-    }
-
-    /// Bytes held and values held.
-    pub fn usage(&self) -> (usize, usize) {
-        self.with(|st| (st.bytes, st.len))
     }
 }
 

@@ -522,65 +522,29 @@ pub type ValueAndTtl = (Option<Vec<u8>>, i64);
 
 /// `MGET keys` and `PTTL` of each through a tracking connection, in one
 /// round trip (`keys` in one hash slot on a cluster): each value with its
-/// PTTL.
-pub fn tracked_mget(dsn: &Dsn, keys: &[Vec<u8>]) -> Result<TrackedRead<Vec<ValueAndTtl>>> {
+/// PTTL, and the session.
+pub fn tracked_mget(dsn: &Dsn, keys: &[Vec<u8>]) -> Result<(Vec<ValueAndTtl>, u64)> {
     let Some(first) = keys.first() else {
-        return Ok(TrackedRead {
-            value: Vec::new(),
-            pttl_ms: -2,
-            session: 0,
-        });
+        return Ok((Vec::new(), 0));
     };
-    let mut packed = Vec::with_capacity(keys.iter().map(|k| 2 * k.len() + 30).sum::<usize>() + 60);
-    packed.extend_from_slice(b"*3\r\n$6\r\nCLIENT\r\n$7\r\nCACHING\r\n$3\r\nyes\r\n");
-    wire::pack_into(
-        &mut packed,
-        std::iter::once(&b"MGET"[..])
-            .chain(keys.iter().map(Vec::as_slice))
-            .collect::<Vec<_>>()
-            .into_iter(),
-    );
+    let mut read = Args::cmd("MGET");
     for k in keys {
-        wire::pack_into(&mut packed, [&b"PTTL"[..], k].into_iter());
+        read.push(k);
     }
-    let n = 2 + keys.len();
-    let timeout = dsn.read_timeout;
-    let session = std::cell::Cell::new(0);
-    let v = dispatch(
-        dsn,
-        || Some(first.as_slice()),
-        Slot::Main,
-        true,
-        |w| {
-            let mut r = w.pipeline(&packed, n, timeout)?;
-            session.set(w.session);
-            Ok(match r.get(1) {
-                Some(Value::ServerError(_)) => r.swap_remove(1),
-                _ => Value::Array(r),
-            })
-        },
-    )?;
-    let describe = || format!("MGET of {} keys", keys.len());
-    let r = array(check_as(v, describe)?, n)?;
-    refused_in(&r, |_, _| describe())?;
-    let mut it = r.into_iter().skip(1);
-    let values = match it.next() {
-        Some(Value::Array(v)) if v.len() == keys.len() => v,
-        v => return Err(Error::unexpected("MGET", &v.unwrap_or(Value::Nil))),
+    let (reply, ttls, session) = tracked(dsn, first, &read, keys)?;
+    let values = match reply {
+        Value::Array(v) if v.len() == keys.len() => v,
+        v => return Err(Error::unexpected("MGET", &v)),
     };
-    let mut out = Vec::with_capacity(keys.len());
-    for (v, p) in values.into_iter().zip(it) {
-        let v = match v {
-            Value::BulkString(b) => Some(b),
-            _ => None,
-        };
-        out.push((v, int(p, "PTTL")?));
-    }
-    Ok(TrackedRead {
-        value: out,
-        pttl_ms: -2,
-        session: session.get(),
-    })
+    let out = values
+        .into_iter()
+        .zip(ttls)
+        .map(|(v, ttl)| match v {
+            Value::BulkString(b) => (Some(b), ttl),
+            _ => (None, ttl),
+        })
+        .collect();
+    Ok((out, session))
 }
 
 /// `read` (a read-only command of `key` alone) and `PTTL key` after `CLIENT
@@ -590,19 +554,38 @@ pub fn tracked_mget(dsn: &Dsn, keys: &[Vec<u8>]) -> Result<TrackedRead<Vec<Value
 /// `dsn` must be a `Dsn::with_tracking()`; a server that refuses tracking
 /// fails the connect (`tracking::take_refusal()` says why).
 pub fn tracked_read(dsn: &Dsn, key: &[u8], read: &Args) -> Result<TrackedRead<Value>> {
-    let mut packed = Vec::with_capacity(2 * key.len() + 80);
+    let (value, ttls, session) = tracked(dsn, key, read, &[key])?;
+    Ok(TrackedRead {
+        value,
+        pttl_ms: ttls.first().copied().unwrap_or(-2),
+        session,
+    })
+}
+
+/// `CLIENT CACHING yes`, `read`, and `PTTL` of each of `keys`, in one round
+/// trip routed by `route`: the read's reply, the PTTLs, the session.
+fn tracked<K: AsRef<[u8]>>(
+    dsn: &Dsn,
+    route: &[u8],
+    read: &Args,
+    keys: &[K],
+) -> Result<(Value, Vec<i64>, u64)> {
+    let mut packed = Vec::with_capacity(read.len() * 16 + keys.len() * 32 + 60);
     packed.extend_from_slice(b"*3\r\n$6\r\nCLIENT\r\n$7\r\nCACHING\r\n$3\r\nyes\r\n");
     read.pack_into(&mut packed, &[]);
-    wire::pack_into(&mut packed, [&b"PTTL"[..], key].into_iter());
+    for k in keys {
+        wire::pack_into(&mut packed, [&b"PTTL"[..], k.as_ref()].into_iter());
+    }
+    let n = 2 + keys.len();
     let timeout = dsn.read_timeout;
     let session = std::cell::Cell::new(0);
     let v = dispatch(
         dsn,
-        || Some(key),
+        || Some(route),
         Slot::Main,
         true,
         |w| {
-            let mut r = w.pipeline(&packed, 3, timeout)?;
+            let mut r = w.pipeline(&packed, n, timeout)?;
             session.set(w.session);
             // an error of the read (a redirect, too) decides the call
             Ok(match r.get(1) {
@@ -611,14 +594,12 @@ pub fn tracked_read(dsn: &Dsn, key: &[u8], read: &Args) -> Result<TrackedRead<Va
             })
         },
     )?;
-    let mut r = array(check_as(v, || read.describe())?, 3)?;
+    let r = array(check_as(v, || read.describe())?, n)?;
     refused_in(&r, |_, _| read.describe())?;
-    let pttl = int(r.pop().unwrap_or(Value::Nil), "PTTL")?;
-    Ok(TrackedRead {
-        value: r.pop().unwrap_or(Value::Nil),
-        pttl_ms: pttl,
-        session: session.get(),
-    })
+    let mut it = r.into_iter().skip(1);
+    let reply = it.next().unwrap_or(Value::Nil);
+    let ttls = it.map(|v| int(v, "PTTL")).collect::<Result<_>>()?;
+    Ok((reply, ttls, session.get()))
 }
 
 /// Sends several plain commands in one round trip; one reply each.

@@ -22,6 +22,18 @@ thread_local! {
     static POOL: RefCell<Pool> = RefCell::new(Pool::default());
 }
 
+impl Pool {
+    /// In a forked child the sockets are the parent's: close our copies of
+    /// the descriptors without a byte of I/O.
+    fn forget_parents(&mut self) {
+        let generation = stats::fork_generation();
+        if self.generation != generation {
+            self.conns.clear();
+            self.generation = generation;
+        }
+    }
+}
+
 /// Which of the (at most two) connections per DSN: `Main` carries every
 /// ordinary command, `Blocking` only blocking waits (BLPOP), so a wait can be
 /// cut short with `CLIENT UNBLOCK` sent over `Main`.
@@ -36,13 +48,7 @@ pub enum Slot {
 fn take(slot: Slot, key: &str) -> Option<(String, Wire)> {
     POOL.with(|p| {
         let mut p = p.borrow_mut();
-        let generation = stats::fork_generation();
-        if p.generation != generation {
-            // We are a forked child: these sockets are the parent's. Close our
-            // copies of the descriptors without a byte of I/O.
-            p.conns.clear();
-            p.generation = generation;
-        }
+        p.forget_parents();
         let i = p
             .conns
             .iter()
@@ -63,11 +69,7 @@ fn put(slot: Slot, key: String, wire: Wire) {
 pub fn drain_tracking() {
     POOL.with(|p| {
         let mut p = p.borrow_mut();
-        let generation = stats::fork_generation();
-        if p.generation != generation {
-            p.conns.clear();
-            p.generation = generation;
-        }
+        p.forget_parents();
         p.conns.retain_mut(|(_, _, w)| w.session == 0 || w.drain());
     });
 }
