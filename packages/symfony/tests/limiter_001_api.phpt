@@ -76,10 +76,12 @@ foreach (['token_bucket', 'gcra'] as $policy) {
     echo "-- $policy: a bucket of 2, 1 token every 10 seconds\n";
     $tb = $f(['id' => "b$policy", 'policy' => $policy, 'limit' => 2, 'rate' => ['interval' => '10 seconds', 'amount' => 1]]);
     $l = $tb->create('k');
-    echo $show($l->consume()), "\n";
+    // the bucket refills continuously from its first consume, at some E in [e0, now]:
+    // after the second consume it holds (second - E) / 10 s of a token, so the next
+    // whole token is there at E + 10 s however long the two consumes were apart
     $e0 = microtime(true);
     echo $show($l->consume()), "\n";
-    // the bucket emptied at some E in [e0, now]: the next token is there at E + 10 s
+    echo $show($l->consume()), "\n";
     $r = $l->consume();
     $t1 = microtime(true);
     $within = fn(float $at, float $after) => $at >= $e0 + $after - 0.001 && $at <= microtime(true) + $after + 0.001;
