@@ -20,11 +20,13 @@ keep=.run/cpu
 mkdir -p "$keep"
 command -v valgrind >/dev/null || { echo "bench-cpu: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
-# instructions SIDE ROW N: the total callgrind counted for one run
+EXTRA=()
+# instructions SIDE ROW N: the total callgrind counted for one run (EXTRA:
+# more php arguments)
 instructions() {
-  local f="$keep/callgrind.$2.$1.$3"
+  local f="$keep/callgrind.$2.$1.$3${EXTRA[*]:+.x}"
   valgrind --tool=callgrind --callgrind-out-file="$f" --dump-instr=no \
-    php "${PHPARGS[@]}" bench/cpu.php "$2" "$1" "$3" > "$keep/$2.$1.$3.log" 2>&1 || {
+    php "${PHPARGS[@]}" "${EXTRA[@]}" bench/cpu.php "$2" "$1" "$3" > "$keep/$2.$1.$3.log" 2>&1 || {
       echo "bench-cpu: $2 $1 failed:" >&2; tail -5 "$keep/$2.$1.$3.log" >&2; return 1; }
   local ir
   ir=$(grep -m1 '^summary:' "$f" | awk '{print $2}')
@@ -57,16 +59,50 @@ for row in $rows; do
   k() { awk -v x="$1" 'BEGIN { printf "%.1fk", x / 1000 }'; }
   echo "| $label | $peer | $(k "${per[rk]}") | $(k "${per[peer]}") | $ratio |" | tee -a "$table" >&2
 done
-# replace the section in results.md (or append it), keeping the rest
-if [ -f "$out" ]; then
-  awk -v tf="$table" '
-    /^## Client CPU/ { while ((getline l < tf) > 0) print l; skip = 1; done = 1; next }
-    /^## / && skip { skip = 0; print "" }
-    !skip { print }
-    END { if (!done) { print ""; while ((getline l < tf) > 0) print l } }' "$out" > "$out.new" && mv "$out.new" "$out"
-else
-  cp "$table" "$out"
+# metrics on (the default) against off: the same rediskit call, counting
+# into the shared segment or not (METRICS_ROWS="" skips it)
+mtable=$(mktemp)
+metrics_rows=${METRICS_ROWS-setScore lock-seed allow-laravel remember-hit}
+if [ -n "$metrics_rows" ] && [ -z "${ROWS:-}" -o -n "${METRICS_ROWS:-}" ]; then
+  {
+    echo "## Metrics cost (callgrind)"
+    echo
+    echo "Instructions of one warm rediskit call with the host's shared metrics on (the default,"
+    echo "rediskit.metrics_size=4M) and off (rediskit.metrics_size=0), measured as above. Goal: at most 3% more."
+    echo
+    echo "| rediskit call | metrics off | metrics on | on / off |"
+    echo "|---|---:|---:|---:|"
+  } > "$mtable"
+  for row in $metrics_rows; do
+    line=$(php "${PHPARGS[@]}" bench/cpu.php --list | grep "^$row|")
+    IFS='|' read -r _ label _ <<< "$line"
+    EXTRA=(-d rediskit.metrics_size=0)
+    a=$(instructions rk "$row" "$N1") && b=$(instructions rk "$row" "$N2") || { status=1; continue; }
+    off=$(( (b - a) / (N2 - N1) ))
+    EXTRA=()
+    a=$(instructions rk "$row" "$N1") && b=$(instructions rk "$row" "$N2") || { status=1; continue; }
+    on=$(( (b - a) / (N2 - N1) ))
+    k() { awk -v x="$1" 'BEGIN { printf "%.1fk", x / 1000 }'; }
+    echo "| $label | $(k "$off") | $(k "$on") | $(awk -v a="$on" -v b="$off" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }') |" | tee -a "$mtable" >&2
+  done
 fi
-cat "$table"
-rm -f "$table"
+
+# replace_section PATTERN TABLE: puts TABLE in results.md in place of the
+# section whose heading matches PATTERN (or appends it), keeping the rest
+replace_section() {
+  [ -s "$2" ] || return 0
+  if [ -f "$out" ]; then
+    awk -v tf="$2" -v pat="$1" '
+      $0 ~ pat { while ((getline l < tf) > 0) print l; skip = 1; done = 1; next }
+      /^## / && skip { skip = 0; print "" }
+      !skip { print }
+      END { if (!done) { print ""; while ((getline l < tf) > 0) print l } }' "$out" > "$out.new" && mv "$out.new" "$out"
+  else
+    cp "$2" "$out"
+  fi
+  cat "$2"
+}
+replace_section '^## Client CPU' "$table"
+replace_section '^## Metrics cost' "$mtable"
+rm -f "$table" "$mtable"
 exit $status

@@ -21,6 +21,7 @@
 use crate::conn::{self, aux_key, int, shown, shown_float, Args, Dsn, Error, Result};
 use crate::conn::{ScriptCall, Value};
 use crate::local::{self, Lookup, Tier};
+use crate::metrics::{self, cache as mc, Series};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use parking_lot::Mutex;
@@ -354,6 +355,8 @@ pub struct Counters {
     pub early_refreshes: AtomicU64,
     pub stale_served: AtomicU64,
     pub local_hits: AtomicU64,
+    /// The namespace's series in the host's metrics.
+    metrics: Option<Series>,
 }
 
 #[derive(Clone, Copy)]
@@ -405,6 +408,18 @@ impl Counters {
         };
         mine.fetch_add(n, Relaxed);
         conn::stats::count(total, n);
+        if self.metrics.is_some() {
+            let m = match what {
+                Count::Hit => mc::HITS,
+                Count::Miss => mc::MISSES,
+                Count::Compute => mc::COMPUTES,
+                Count::Wait => mc::WAITS,
+                Count::EarlyRefresh => mc::EARLY_REFRESHES,
+                Count::StaleServed => mc::STALE_SERVED,
+                Count::LocalHit => mc::LOCAL_HITS,
+            };
+            metrics::add(self.metrics, m, n);
+        }
     }
 
     /// (name, value) in a stable order.
@@ -430,12 +445,15 @@ impl Counters {
 /// One `Counters` per namespace (main key prefix) and worker process.
 static COUNTERS: Mutex<Vec<(Vec<u8>, Arc<Counters>)>> = Mutex::new(Vec::new());
 
-fn counters_for(base: &[u8]) -> Arc<Counters> {
+fn counters_for(base: &[u8], namespace: &[u8]) -> Arc<Counters> {
     let mut all = COUNTERS.lock();
     if let Some((_, c)) = all.iter().find(|(b, _)| b == base) {
         return c.clone();
     }
-    let c = Arc::new(Counters::default());
+    let c = Arc::new(Counters {
+        metrics: metrics::series(metrics::Kind::Cache, namespace),
+        ..Counters::default()
+    });
     c.generation.store(conn::stats::fork_generation(), Relaxed);
     all.push((base.to_vec(), c.clone()));
     c
@@ -625,7 +643,7 @@ impl Cache {
         let dsn = connection.single(settings)?;
         let mut base = conn::main_key(&prefix, namespace);
         base.push(b':');
-        let counters = counters_for(&base);
+        let counters = counters_for(&base, namespace);
         let local = local.map(|(max, recheck)| local::tier_on(&dsn, "cache", &base, max, recheck));
         Ok(Cache {
             dsn,
@@ -1180,7 +1198,9 @@ impl Cache {
         self.counters.add(Count::Compute, 1);
         let t0 = Instant::now();
         let result = compute();
-        let delta_ms = (t0.elapsed().as_millis() as u64).max(1);
+        let took = t0.elapsed();
+        metrics::observe(self.counters.metrics, mc::COMPUTE, took);
+        let delta_ms = (took.as_millis() as u64).max(1);
         match result {
             Err(e) => {
                 // best effort: the claim's TTL ends it otherwise

@@ -7,6 +7,7 @@ pub mod conn;
 pub mod leaderboard;
 pub mod local;
 pub mod lock;
+pub mod metrics;
 pub mod options;
 pub mod queue;
 pub mod ratelimit;
@@ -45,6 +46,23 @@ pub fn stats() -> Vec<(String, i64)> {
         .collect()
 }
 
+/// This host's metrics: every worker process of a PHP-FPM pool or Apache
+/// server (or a CLI script and the children it forks) counts into one shared
+/// segment, made at PHP's start. Keys: segment (enabled, bytes, series,
+/// capacity, max_names, other: names counted in `_other` because the
+/// segment was full or their kind had max_names), then lock, queue, limiter,
+/// cache (by name, namespace for caches) and connection (by host:port or
+/// socket path), each a list of counters and histograms (count, sum in
+/// seconds, cumulative buckets by upper bound in seconds, '+Inf' last).
+/// Reading it takes no Redis round trip.
+/// @return array<string, array>
+#[cfg(not(any(test, fuzzing)))]
+#[php_function]
+#[php(name = "RedisKit\\metrics")]
+pub fn metrics() -> PhpResult<ext_php_rs::boxed::ZBox<ext_php_rs::types::ZendHashTable>> {
+    php::metrics::all()
+}
+
 #[cfg(not(any(test, fuzzing)))]
 #[php_module]
 #[php(startup = startup)]
@@ -57,7 +75,9 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::lock::RedisLock>()
         .class::<php::queue::DelayQueue>()
         .class::<php::ratelimit::RateLimiter>()
+        .class::<php::metrics::Metrics>()
         .function(wrap_function!(stats))
+        .function(wrap_function!(metrics))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)
         .shutdown_function(php::module_shutdown)

@@ -22,6 +22,7 @@ mod watchdog;
 
 use crate::conn::stats::{self, Event};
 use crate::conn::{self, int, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::metrics::{self, lock as mlock, Series};
 use crate::options::{Connection, Options, Settings};
 use crate::scripts;
 use std::cell::{Cell, RefCell};
@@ -255,6 +256,11 @@ pub(crate) struct Shared {
     /// long to wait for them.
     replicas: i64,
     replica_wait: Duration,
+    /// Its series in the host's metrics (the resource name, no prefix).
+    metrics: Option<Series>,
+    /// When the lease held now was taken (`metrics::now_ns`), 0 when none
+    /// is timed (the hold-time histogram).
+    held_since: AtomicU64,
 }
 
 static EPOCH: AtomicU64 = AtomicU64::new(0);
@@ -277,6 +283,17 @@ impl Shared {
             .is_ok()
         {
             stats::count(Event::LockLost, 1);
+            metrics::add(self.metrics, mlock::LOST, 1);
+            self.hold_ended();
+        }
+    }
+
+    /// The lease ended (released, or found lost): its hold time.
+    fn hold_ended(&self) {
+        let t = self.held_since.swap(0, SeqCst);
+        if t != 0 {
+            let held = metrics::now_ns().saturating_sub(t);
+            metrics::observe_ns(self.metrics, mlock::HOLD, held);
         }
     }
 
@@ -405,6 +422,7 @@ impl Shared {
         }
         let lease = self.lease.swap(0, SeqCst);
         if lease != 0 && lease & LOST == 0 && !self.adopted {
+            self.hold_ended();
             let _ = self.release_nodes(&self.token());
         }
     }
@@ -547,6 +565,8 @@ impl Lock {
                 fence: AtomicI64::new(NO_FENCE),
                 replicas,
                 replica_wait,
+                metrics: metrics::series(metrics::Kind::Lock, resource),
+                held_since: AtomicU64::new(0),
             }),
         })
     }
@@ -632,6 +652,10 @@ impl Lock {
     /// Takes the lock, waiting up to `wait` seconds (0: one attempt).
     pub fn acquire(&self, wait: f64) -> Result<bool> {
         let wait = crate::options::non_negative_secs("RedisLock::acquire(): $wait", wait)?;
+        let t0 = match self.sh.metrics {
+            Some(_) => metrics::now_ns(),
+            None => 0,
+        };
         let start = Instant::now();
         let deadline = start + wait;
         let waiting = !wait.is_zero();
@@ -643,14 +667,23 @@ impl Lock {
             self.acquire_single(&token, waiting, deadline, &busy)
         };
         stats::count(Event::LockContended, u64::from(busy.get()));
+        let m = self.sh.metrics;
+        metrics::add(m, mlock::CONTENDED, u64::from(busy.get()));
         match r {
             Ok(Some(fence)) => {
                 stats::count(Event::LockAcquired, 1);
+                if m.is_some() {
+                    let now = metrics::now_ns();
+                    metrics::add(m, mlock::ACQUIRED, 1);
+                    metrics::observe_ns(m, mlock::WAIT, now.saturating_sub(t0));
+                    self.sh.held_since.store(now, SeqCst);
+                }
                 self.acquired(fence, token);
                 Ok(true)
             }
             Ok(None) => {
                 stats::count(Event::LockTimedOut, u64::from(waiting));
+                metrics::add(m, mlock::TIMED_OUT, u64::from(waiting));
                 Ok(false)
             }
             Err(e) => Err(e),
@@ -923,7 +956,9 @@ impl Lock {
     /// release can land, so the watchdog never takes the released lock for a
     /// lost one.
     fn end_lease(&self) {
-        self.sh.lease.store(0, SeqCst);
+        if self.sh.lease.swap(0, SeqCst) & LOST == 0 {
+            self.sh.hold_ended();
+        }
         if self.sh.watchdog {
             watchdog::forget(&self.sh);
         }

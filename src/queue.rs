@@ -41,6 +41,7 @@
 //! nobody noticed yet act as they would once it was noticed.
 use crate::conn::stats::{self, Event};
 use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::metrics::{self, queue as mq, Series};
 use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
@@ -115,9 +116,17 @@ pub struct DelayQueue {
     cfg_arg: String,
     /// The `consumer` option; `None`: this worker process's identity.
     consumer: Option<String>,
+    /// Its series in the host's metrics (the queue name, no prefix).
+    metrics: Option<Series>,
 }
 
+/// Claims a worker keeps the time of (for handler times), at most.
+const MAX_CLAIMS_TIMED: usize = 4096;
+
 thread_local! {
+    /// When this worker claimed the jobs it has not acked or retried yet.
+    static CLAIMS: std::cell::RefCell<std::collections::HashMap<Vec<u8>, Instant>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
     /// (pid, identity) of this worker as a consumer: renewed in a forked
     /// child. A worker is a process, or a thread on a thread-safe PHP.
     static WORKER_CONSUMER: std::cell::RefCell<(u32, String)> = const { std::cell::RefCell::new((0, String::new())) };
@@ -203,6 +212,7 @@ impl DelayQueue {
         key.extend_from_slice(name);
         Ok(DelayQueue {
             consumer,
+            metrics: metrics::series(metrics::Kind::Queue, name),
             ..Self::with_key(dsn, key, cfg)
         })
     }
@@ -226,6 +236,7 @@ impl DelayQueue {
             cfg,
             cfg_arg: cfg.encode(),
             consumer: None,
+            metrics: None,
         }
     }
 
@@ -387,6 +398,7 @@ impl DelayQueue {
             )));
         }
         stats::count(Event::QueuePushed, ids.len() as u64);
+        metrics::add(self.metrics, mq::PUSHED, ids.len() as u64);
         Ok(ids)
     }
 
@@ -458,7 +470,43 @@ impl DelayQueue {
         stats::count(Event::QueueDead, died.max(0) as u64);
         stats::count(Event::QueueClaimed, jobs.len() as u64);
         stats::count(Event::QueueRedelivered, redelivered as u64);
+        if self.metrics.is_some() && !jobs.is_empty() {
+            self.claimed(&jobs, died.max(0) as u64, redelivered as u64);
+        }
         Ok((jobs, next))
+    }
+
+    /// Metrics of a pop that claimed `jobs`: counts, due-to-claim lag, and
+    /// the claim time each job's handler time is measured from.
+    fn claimed(&self, jobs: &[Job], died: u64, redelivered: u64) {
+        let m = self.metrics;
+        metrics::add(m, mq::CLAIMED, jobs.len() as u64);
+        metrics::add(m, mq::REDELIVERED, redelivered);
+        metrics::add(m, mq::DEAD, died);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        let at = Instant::now();
+        CLAIMS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() + jobs.len() > MAX_CLAIMS_TIMED {
+                c.clear(); // handlers that never ack: forget the oldest claims
+            }
+            for j in jobs {
+                let lag = (now - j.due_at).clamp(0.0, 1e9);
+                metrics::observe(m, mq::LAG, Duration::from_secs_f64(lag));
+                c.insert(j.id.clone(), at);
+            }
+        });
+    }
+
+    /// A claim of this worker ended (ack or retry): its handler time.
+    fn handled(&self, id: &[u8]) {
+        if self.metrics.is_some() {
+            if let Some(t) = CLAIMS.with(|c| c.borrow_mut().remove(id)) {
+                metrics::observe(self.metrics, mq::HANDLER, t.elapsed());
+            }
+        }
     }
 
     fn claim_call(&self, script: &'static conn::Script, id: &[u8]) -> ScriptCall<'static> {
@@ -472,6 +520,8 @@ impl DelayQueue {
         let c = self.claim_call(&scripts::QUEUE_ACK, id);
         let acked = int(conn::eval(&self.dsn, &c, false)?, "ack")? == 1;
         stats::count(Event::QueueAcked, u64::from(acked));
+        metrics::add(self.metrics, mq::ACKED, u64::from(acked));
+        self.handled(id);
         Ok(acked)
     }
 
@@ -482,6 +532,9 @@ impl DelayQueue {
         c.int(us);
         let r = int(conn::eval(&self.dsn, &c, false)?, "retry")?;
         stats::count(Event::QueueDead, u64::from(r == 2));
+        metrics::add(self.metrics, mq::RETRIED, u64::from(r == 1));
+        metrics::add(self.metrics, mq::DEAD, u64::from(r == 2));
+        self.handled(id);
         Ok(r >= 1)
     }
 

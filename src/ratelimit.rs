@@ -27,6 +27,7 @@ pub mod model;
 
 use crate::conn::stats::{self, Event};
 use crate::conn::{self, shown_float, Args, Dsn, Error, Result, ScriptCall, Value};
+use crate::metrics::{self, limiter as ml, Series};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
@@ -310,6 +311,8 @@ pub struct RateLimiter {
     window: f64,
     on_error: OnError,
     local_block: bool,
+    /// Its series in the host's metrics (the limiter's name).
+    metrics: Option<Series>,
 }
 
 impl RateLimiter {
@@ -384,6 +387,7 @@ impl RateLimiter {
             window: params.window_us as f64 / 1e6,
             on_error,
             local_block,
+            metrics: metrics::series(metrics::Kind::Limiter, name),
         })
     }
 
@@ -437,13 +441,32 @@ impl RateLimiter {
         cost: i64,
     ) -> Result<(Outcome, usize)> {
         let r = Self::check_all(limiters, subjects, cost);
-        if let Ok((o, _)) = &r {
+        if let Ok((o, i)) = &r {
             let e = if o.allowed {
                 Event::LimiterAllowed
             } else {
                 Event::LimiterDenied
             };
             stats::count(e, 1);
+            if o.allowed {
+                for l in limiters {
+                    metrics::add(l.metrics, ml::ALLOWED, 1);
+                }
+            } else if let Some(l) = limiters.get(*i) {
+                metrics::add(l.metrics, ml::DENIED, 1);
+            }
+        }
+        r
+    }
+
+    /// The `on_error` answer while Redis cannot be reached, counted in the
+    /// metrics when it allows.
+    fn fail_open(limiters: &[&RateLimiter], idents: &[Vec<u8>], cost: i64) -> (Outcome, usize) {
+        let r = Self::fallback(limiters, idents, cost);
+        if r.0.allowed {
+            for l in limiters {
+                metrics::add(l.metrics, ml::FAIL_OPEN, 1);
+            }
         }
         r
     }
@@ -511,12 +534,15 @@ impl RateLimiter {
             .collect();
         if !known.is_empty() {
             stats::count(Event::LimiterLocalBlocks, 1);
+            for (_, i) in &known {
+                metrics::add(limiters[*i].metrics, ml::LOCAL_BLOCKS, 1);
+            }
             return Ok(combine(known));
         }
 
         let throw = limiters.iter().any(|l| l.on_error == OnError::Throw);
         if !throw && local::down_for(&first.pool_key).is_some() {
-            return Ok(Self::fallback(limiters, &idents, cost));
+            return Ok(Self::fail_open(limiters, &idents, cost));
         }
 
         // one limiter: its algorithm's straight-line script (half the Redis CPU)
@@ -536,7 +562,7 @@ impl RateLimiter {
             Ok(v) => v,
             Err(Error::Connection(_)) if !throw => {
                 local::mark_down(&first.pool_key);
-                return Ok(Self::fallback(limiters, &idents, cost));
+                return Ok(Self::fail_open(limiters, &idents, cost));
             }
             Err(e) => return Err(e),
         };

@@ -201,6 +201,31 @@ namespace RedisKit {
     }
 
     /**
+     * The host's metrics (shared by every worker process of this PHP-FPM pool,
+     * Apache server, or CLI script and the children it forks) in the Prometheus
+     * text exposition format.
+     */
+    final class Metrics {
+        public function __construct() {}
+
+        /**
+         * The Content-Type header value for openMetrics()'s text.
+         *
+         * @return string
+         */
+        public static function contentType(): string {}
+
+        /**
+         * Every series of this host in the Prometheus text format (version
+         * 0.0.4; OpenMetrics parsers read it too): serve it with
+         * Metrics::contentType(). Empty when ini rediskit.metrics_size is 0.
+         *
+         * @return string
+         */
+        public static function openMetrics(): string {}
+    }
+
+    /**
      * Exact rate limits: one atomic script per check (one round trip), timed by
      * the Redis server's clock. A refused attempt consumes nothing.
      *
@@ -797,6 +822,20 @@ namespace RedisKit {
          */
         public function token(): string {}
     }
+
+    /**
+     * This host's metrics: every worker process of a PHP-FPM pool or Apache
+     * server (or a CLI script and the children it forks) counts into one shared
+     * segment, made at PHP's start. Keys: segment (enabled, bytes, series,
+     * capacity, max_names, other: names counted in `_other` because the
+     * segment was full or their kind had max_names), then lock, queue, limiter,
+     * cache (by name, namespace for caches) and connection (by host:port or
+     * socket path), each a list of counters and histograms (count, sum in
+     * seconds, cumulative buckets by upper bound in seconds, '+Inf' last).
+     * Reading it takes no Redis round trip.
+     * @return array<string, array>
+     */
+    function metrics(): array {}
 
     /**
      * This worker's counters: the process's under PHP-FPM and the CLI, the

@@ -22,6 +22,7 @@ command -v debootstrap >/dev/null || need+=(debootstrap) # the chroots of the te
 command -v ip >/dev/null || need+=(iproute2)             # the fault stage: network namespaces,
 command -v iptables >/dev/null || need+=(iptables)       # packet loss and partitions,
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
+command -v promtool >/dev/null || need+=(prometheus)   # promtool checks the metrics exposition
 
 # the framework adapters' tests (packages/*): Laravel, with predis as its Redis
 # client; Symfony's components (and intl, which its console needs); the PSR-16
@@ -49,6 +50,7 @@ if [ ${#need[@]} -gt 0 ]; then
     apt-get install -y -qq "${need[@]}" >/dev/null
     # Debian starts the packaged services; we run our own on private ports.
     (service redis-server stop || true) >/dev/null 2>&1
+    (service prometheus stop || true) >/dev/null 2>&1
   else
     echo "deps: missing ${need[*]}; install them (e.g. sudo apt-get install ${need[*]})" >&2
     exit 1

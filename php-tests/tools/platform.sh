@@ -30,11 +30,11 @@ frameworks="php-laravel-framework php-predis php-symfony-lock php-symfony-rate-l
 # are installed into an existing chroot (no rebuild) when they change
 spec() {
   case "$1" in
-    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||php8.4-intl $frameworks $zts_deps" ;;
+    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||php8.4-intl $frameworks $zts_deps prometheus" ;;
     trixie-zts) spec trixie ;;
     # php8.5-{mbstring,xml,intl} (experimental, pinned) keep Laravel's
     # dependencies from pulling in sid's PHP 8.4
-    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm|php8.5-mbstring php8.5-xml php8.5-intl $frameworks" ;;
+    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm|php8.5-mbstring php8.5-xml php8.5-intl $frameworks prometheus" ;;
     *) echo "platform.sh: unknown platform '$1' (known: $(list))" >&2; return 1 ;;
   esac
 }

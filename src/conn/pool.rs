@@ -8,7 +8,8 @@
 use super::dsn::Dsn;
 use super::error::{Error, Result};
 use super::stats;
-use super::wire::{Fail, Wire};
+use super::wire::{target_series, Fail, Wire};
+use crate::metrics::{self, connection as mconn};
 use std::cell::RefCell;
 
 /// Few DSNs per worker: a short list beats hashing the key on every call.
@@ -126,6 +127,7 @@ pub fn with_wire<R>(
                 } else {
                     drop(w);
                     stats::reconnect();
+                    metrics::add(target_series(dsn), mconn::RECONNECTS, 1);
                     (k, connect(dsn).map_err(not_sent)?)
                 }
             }
@@ -146,9 +148,16 @@ pub fn with_wire<R>(
                 if may_retry && !retried {
                     retried = true;
                     stats::reconnect();
+                    metrics::add(target_series(dsn), mconn::RECONNECTS, 1);
                     continue;
                 }
                 stats::error();
+                let class = match fail {
+                    Fail::NotSent(_) => mconn::ERR_CONNECT,
+                    Fail::Timeout(_) => mconn::ERR_TIMEOUT,
+                    Fail::Lost(_) => mconn::ERR_LOST,
+                };
+                metrics::add(target_series(dsn), class, 1);
                 let maybe_sent = !matches!(fail, Fail::NotSent(_));
                 return Err(CallError {
                     error: Error::Connection(describe(dsn, fail)),
@@ -162,6 +171,7 @@ pub fn with_wire<R>(
 fn connect(dsn: &Dsn) -> Result<Wire> {
     Wire::connect(dsn).map_err(|f| {
         stats::error();
+        metrics::add(target_series(dsn), mconn::ERR_CONNECT, 1);
         Error::Connection(match f {
             Fail::NotSent(m) | Fail::Lost(m) | Fail::Timeout(m) => m,
         })

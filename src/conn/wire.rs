@@ -10,6 +10,7 @@ use super::dsn::{Addr, Dsn};
 use super::resp::{ReadError, Reader};
 use super::stats;
 use super::tracking;
+use crate::metrics::{self, connection as mconn, Series};
 use redis::{PushKind, Value};
 use std::io::{self, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -151,6 +152,33 @@ pub struct Wire {
     pub(crate) multi_allowed: bool,
     /// Its tracking session (`conn::tracking`), 0 for an ordinary connection.
     pub(crate) session: u64,
+    /// Its target's series in the host's metrics.
+    metrics: Option<Series>,
+    /// When the request whose first reply is not read yet was sent
+    /// (`metrics::now_ns`; 0: none, or metrics off).
+    sent_ns: u64,
+}
+
+/// A connection target as the metrics name it: host:port, or the socket path.
+pub(crate) fn target(addr: &Addr) -> String {
+    match addr {
+        Addr::Tcp { host, port } | Addr::Tls { host, port, .. } => {
+            if host.contains(':') {
+                format!("[{host}]:{port}")
+            } else {
+                format!("{host}:{port}")
+            }
+        }
+        Addr::Unix { path } => path.clone(),
+    }
+}
+
+/// The series of a DSN's target (None: metrics off).
+pub(crate) fn target_series(dsn: &Dsn) -> Option<Series> {
+    if !metrics::enabled() {
+        return None;
+    }
+    metrics::series(metrics::Kind::Connection, target(&dsn.addr).as_bytes())
 }
 
 impl Drop for Wire {
@@ -221,6 +249,8 @@ impl Wire {
             client_id: None,
             multi_allowed: false,
             session: 0,
+            metrics: target_series(dsn),
+            sent_ns: 0,
         };
 
         // Handshake (AUTH, SELECT) in one round trip, bounded by the connect timeout.
@@ -367,6 +397,10 @@ impl Wire {
 
     pub fn send(&mut self, packed: &[u8], n_commands: usize) -> Result<(), Fail> {
         stats::commands(n_commands as u64);
+        if self.metrics.is_some() {
+            metrics::add(self.metrics, mconn::COMMANDS, n_commands as u64);
+            self.sent_ns = metrics::now_ns();
+        }
         let r = self
             .stream
             .write_all(packed)
@@ -403,6 +437,15 @@ impl Wire {
         if stream.retimed {
             self.timeout = None; // the socket's timeout was changed: set it again next time
         }
+        if self.sent_ns != 0 && r.is_ok() {
+            let took = metrics::now_ns().saturating_sub(self.sent_ns);
+            self.sent_ns = 0;
+            metrics::add(self.metrics, mconn::ROUND_TRIPS, 1);
+            metrics::observe_ns(self.metrics, mconn::ROUND_TRIP, took);
+        }
+        if let Ok(Value::ServerError(e)) = &r {
+            self.server_error(e);
+        }
         r.map_err(|e| {
             self.broken = true;
             match e {
@@ -417,6 +460,15 @@ impl Wire {
                 }
             }
         })
+    }
+
+    /// An error reply, in the metrics (NOSCRIPT, answered by loading the
+    /// script, aside).
+    #[cold]
+    fn server_error(&self, e: &redis::ServerError) {
+        if e.code() != "NOSCRIPT" {
+            metrics::add(self.metrics, mconn::ERR_SERVER, 1);
+        }
     }
 
     pub fn request(&mut self, packed: &[u8], timeout: Duration) -> Result<Value, Fail> {

@@ -197,7 +197,7 @@ impl RedisCache {
 
 /// `$h[$key] = $v` as PHP does it: a canonical decimal integer string is an
 /// int key, any other byte string (binary-safe) a string key.
-fn insert_key(h: &mut ZendHashTable, key: &[u8], v: Zval) {
+pub(super) fn insert_key(h: &mut ZendHashTable, key: &[u8], v: Zval) {
     let canonical = |k: &[u8]| {
         let digits = k.strip_prefix(b"-").unwrap_or(k);
         !digits.is_empty()

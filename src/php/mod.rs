@@ -6,6 +6,7 @@ pub mod exceptions;
 pub mod keys;
 pub mod leaderboard;
 pub mod lock;
+pub mod metrics;
 pub mod queue;
 pub mod ratelimit;
 pub mod zend;
@@ -23,7 +24,7 @@ use std::time::Duration;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-static INI: IniEntryDefs<5> = IniEntryDefs::new([
+static INI: IniEntryDefs<8> = IniEntryDefs::new([
     IniEntryDef::new(
         c"rediskit.default_dsn",
         c"redis://127.0.0.1:6379",
@@ -32,6 +33,14 @@ static INI: IniEntryDefs<5> = IniEntryDefs::new([
     IniEntryDef::new(c"rediskit.prefix", c"", IniEntryPermission::All),
     IniEntryDef::new(c"rediskit.connect_timeout", c"1.0", IniEntryPermission::All),
     IniEntryDef::new(c"rediskit.read_timeout", c"2.0", IniEntryPermission::All),
+    // read once, at module start-up (php.ini or -d only)
+    IniEntryDef::new(c"rediskit.metrics_size", c"4M", IniEntryPermission::System),
+    IniEntryDef::new(
+        c"rediskit.metrics_max_names",
+        c"1000",
+        IniEntryPermission::System,
+    ),
+    IniEntryDef::new(c"rediskit.metrics_buckets", c"", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -40,6 +49,7 @@ pub fn startup(ty: i32, module_number: i32) -> i32 {
         IniEntryDef::register(INI.as_slice(), module_number);
         conn::set_interrupt_check(vm_interrupted);
         keys::init();
+        start_metrics();
         // the exception classes first: ext-php-rs registers the others
         // after this hook returns
         exceptions::register_all().is_ok() && {
@@ -50,6 +60,59 @@ pub fn startup(ty: i32, module_number: i32) -> i32 {
     match started {
         Ok(true) => 0,
         _ => -1, // FAILURE: PHP refuses to load the module
+    }
+}
+
+/// Maps the host's shared metrics segment (before any worker is forked),
+/// as the ini settings say; a bad setting leaves metrics off with a warning
+/// in the log, never a PHP that does not start.
+fn start_metrics() {
+    let size = ini_value("rediskit.metrics_size").unwrap_or_default();
+    let names = ini_value("rediskit.metrics_max_names").unwrap_or_default();
+    let bounds = ini_value("rediskit.metrics_buckets").unwrap_or_default();
+    let parsed = (
+        crate::metrics::parse_size(&size),
+        names
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=1_000_000).contains(n)),
+        crate::metrics::parse_bounds(&bounds),
+    );
+    let r = match parsed {
+        (Some(size), Some(names), Some(bounds)) => {
+            crate::metrics::init(size, names, &bounds).map_err(|e| e.0)
+        }
+        (None, _, _) => Err(format!(
+            "rediskit.metrics_size: not a size ('{size}'; e.g. 4M, 0 for off)"
+        )),
+        (_, None, _) => Err(format!(
+            "rediskit.metrics_max_names: not a number from 1 to 1000000 ('{names}')"
+        )),
+        (_, _, None) => Err(format!(
+            "rediskit.metrics_buckets: not an ascending list of seconds ('{bounds}')"
+        )),
+    };
+    if let Err(e) = r {
+        log_startup_warning(&format!("rediskit: metrics are off: {e}"));
+    }
+}
+
+/// A warning at module start-up, where no script runs yet: PHP reports it
+/// as it reports its own start-up warnings (the log, and stderr where
+/// display_startup_errors is on).
+fn log_startup_warning(msg: &str) {
+    if let Ok(c) = std::ffi::CString::new(msg.replace('\0', "")) {
+        // SAFETY: php_error_docref with a "%s" format and one NUL-terminated
+        // string argument; PHP copies it.
+        unsafe {
+            ext_php_rs::ffi::php_error_docref(
+                std::ptr::null(),
+                ext_php_rs::ffi::E_WARNING as i32,
+                c"%s".as_ptr(),
+                c.as_ptr(),
+            );
+        }
     }
 }
 
@@ -120,6 +183,7 @@ pub unsafe extern "C" fn module_shutdown(_ty: i32, _module: i32) -> i32 {
         // The lock watchdog thread runs code of this library: stop it first.
         crate::lock::shutdown_watchdog();
         args::module_stopping();
+        crate::metrics::shutdown();
     });
     0
 }
@@ -147,6 +211,16 @@ pub unsafe extern "C" fn info(_module: *mut ModuleEntry) {
             "live connections",
             conn::stats::live_connections().to_string()
         );
+        let metrics = match crate::metrics::snapshot() {
+            Some(m) => format!(
+                "on: {} series of {} in {} KiB shared by this server's workers",
+                m.series.len(),
+                m.capacity,
+                m.bytes / 1024
+            ),
+            None => "off".to_string(),
+        };
+        ext_php_rs::info_table_row!("metrics", metrics);
         ext_php_rs::info_table_end!();
     });
 }

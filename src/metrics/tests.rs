@@ -1,0 +1,155 @@
+//! The shared segment: one process-wide mapping for the whole test binary
+//! (other tests count into it too, under their own names).
+use super::*;
+use std::sync::Once;
+
+static INIT: Once = Once::new();
+const MAX_NAMES: u32 = 40;
+
+fn setup() {
+    INIT.call_once(|| {
+        init(256 << 10, MAX_NAMES, &[0.001, 0.01, 0.1]).expect("segment");
+    });
+}
+
+fn find<'a>(snap: &'a Snapshot, kind: Kind, name: &[u8]) -> Option<&'a SeriesValue> {
+    snap.series
+        .iter()
+        .find(|s| s.kind == kind && s.name == name)
+}
+
+#[test]
+fn counts_from_many_threads_land_in_one_series() {
+    setup();
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            std::thread::spawn(|| {
+                for _ in 0..10_000 {
+                    let s = series(Kind::Queue, b"metrics-test-threads");
+                    add(s, queue::PUSHED, 1);
+                    add(s, queue::ACKED, 2);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let snap = snapshot().unwrap();
+    let s = find(&snap, Kind::Queue, b"metrics-test-threads").unwrap();
+    assert_eq!(s.counters[queue::PUSHED], 80_000);
+    assert_eq!(s.counters[queue::ACKED], 160_000);
+    // one slot for the name, however many threads raced to claim it
+    let n = snap
+        .series
+        .iter()
+        .filter(|s| s.name == b"metrics-test-threads")
+        .count();
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn histogram_buckets_are_cumulative_and_bounded() {
+    setup();
+    let s = series(Kind::Lock, b"metrics-test-histogram");
+    for us in [500u64, 1000, 5000, 50_000, 2_000_000] {
+        observe(s, lock::WAIT, Duration::from_micros(us));
+    }
+    let snap = snapshot().unwrap();
+    let v = &find(&snap, Kind::Lock, b"metrics-test-histogram")
+        .unwrap()
+        .histograms[lock::WAIT];
+    // bounds 1 ms, 10 ms, 100 ms: 0.5 and 1 ms in the first (le is inclusive)
+    assert_eq!(v.buckets, vec![(0.001, 2), (0.01, 3), (0.1, 4)]);
+    assert_eq!(v.count, 5);
+    assert!((v.sum - 2.0565).abs() < 1e-9, "{}", v.sum);
+}
+
+#[test]
+fn names_past_the_cap_go_to_other() {
+    setup();
+    let mut got_other = false;
+    for i in 0..(MAX_NAMES * 2) {
+        let name = format!("metrics-test-cap-{i}");
+        let s = series(Kind::Limiter, name.as_bytes());
+        add(s, limiter::DENIED, 1);
+        let snap = snapshot().unwrap();
+        if find(&snap, Kind::Limiter, name.as_bytes()).is_none() {
+            got_other = true;
+        }
+    }
+    assert!(got_other);
+    let snap = snapshot().unwrap();
+    let named = snap
+        .series
+        .iter()
+        .filter(|s| s.kind == Kind::Limiter && s.name != b"_other")
+        .count();
+    assert_eq!(named, MAX_NAMES as usize);
+    let other = find(&snap, Kind::Limiter, b"_other").unwrap();
+    assert!(other.counters[limiter::DENIED] >= u64::from(MAX_NAMES));
+    assert!(snap.capped >= u64::from(MAX_NAMES));
+}
+
+#[test]
+fn long_names_are_cut_with_a_hash_and_stay_apart() {
+    setup();
+    let a = format!("{}a", "x".repeat(200));
+    let b = format!("{}b", "x".repeat(200));
+    add(series(Kind::Cache, a.as_bytes()), cache::HITS, 1);
+    add(series(Kind::Cache, b.as_bytes()), cache::HITS, 2);
+    add(series(Kind::Cache, a.as_bytes()), cache::HITS, 4);
+    let snap = snapshot().unwrap();
+    let cut: Vec<_> = snap
+        .series
+        .iter()
+        .filter(|s| s.kind == Kind::Cache && s.name.starts_with(b"xxxx"))
+        .collect();
+    assert_eq!(cut.len(), 2);
+    assert!(cut.iter().all(|s| s.name.len() == NAME_MAX));
+    let mut hits: Vec<u64> = cut.iter().map(|s| s.counters[cache::HITS]).collect();
+    hits.sort();
+    assert_eq!(hits, vec![2, 5]);
+}
+
+#[test]
+fn exposition_escapes_and_ends_families_right() {
+    setup();
+    add(series(Kind::Lock, b"we\"ird\\na\nme"), lock::ACQUIRED, 3);
+    add(
+        series(Kind::Connection, b"127.0.0.1:1"),
+        connection::ERR_TIMEOUT,
+        1,
+    );
+    let text = exposition();
+    assert!(
+        text.contains("rediskit_lock_acquired_total{name=\"we\\\"ird\\\\na\\nme\"} 3"),
+        "{text}"
+    );
+    assert!(text.contains(
+        "rediskit_connection_errors_total{target=\"127.0.0.1:1\",db_system_name=\"redis\",class=\"timeout\"} 1"
+    ));
+    assert_eq!(
+        text.matches("# TYPE rediskit_connection_errors_total counter")
+            .count(),
+        1
+    );
+    assert!(text.contains(
+        "rediskit_lock_acquire_wait_seconds_bucket{name=\"we\\\"ird\\\\na\\nme\",le=\"0.001\"} 0"
+    ));
+    // an unused `_other` is not listed
+    assert!(!text.contains("rediskit_queue_pushed_total{queue=\"_other\"}"));
+    assert!(text.contains("le=\"+Inf\""));
+}
+
+#[test]
+fn sizes_and_bounds_parse() {
+    assert_eq!(parse_size("4M"), Some(4 << 20));
+    assert_eq!(parse_size("512k"), Some(512 << 10));
+    assert_eq!(parse_size("0"), Some(0));
+    assert_eq!(parse_size("lots"), None);
+    assert_eq!(parse_bounds(""), Some(DEFAULT_BOUNDS.to_vec()));
+    assert_eq!(parse_bounds("0.001, 0.01"), Some(vec![0.001, 0.01]));
+    assert_eq!(parse_bounds("0.01,0.001"), None);
+    assert_eq!(parse_bounds("-1"), None);
+}
