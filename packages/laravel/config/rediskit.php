@@ -37,4 +37,16 @@ return [
     // ThrottleRequests or ThrottleRequestsWithRedis, or your own); false: the
     // kernel's stays (the RateLimiter facade is rediskit's either way)
     'throttle_alias' => (bool) env('REDISKIT_THROTTLE_ALIAS', true),
+
+    // the Prometheus endpoint (RedisKit\Metrics::openMetrics(): this server's
+    // counts, every PHP-FPM worker's): a path such as '/rediskit/metrics'
+    // registers a GET route there (no session, no CSRF: a scraper has
+    // neither); null: no route. Readable by the client addresses in 'allow'
+    // (Request::ip(): mind TrustProxies behind a load balancer) or with
+    // `Authorization: Bearer <token>`; anyone else gets 403.
+    'metrics' => [
+        'route' => env('REDISKIT_METRICS_ROUTE'),
+        'allow' => array_values(array_filter(array_map('trim', explode(',', (string) env('REDISKIT_METRICS_ALLOW', '127.0.0.1,::1'))))),
+        'token' => env('REDISKIT_METRICS_TOKEN'),
+    ],
 ];

@@ -12,10 +12,11 @@ use Illuminate\Support\ServiceProvider;
 
 /**
  * Registers the `rediskit` cache store driver, the `rediskit` queue
- * connector, RedisKit\Laravel\RateLimiter in place of Laravel's and (unless
+ * connector, RedisKit\Laravel\RateLimiter in place of Laravel's, (unless
  * config rediskit.throttle_alias is false) RedisKit\Laravel\ThrottleRequests
  * as the `throttle` route middleware, in place of the one the application's
- * HTTP kernel names. Auto-discovered (composer.json extra.laravel.providers).
+ * HTTP kernel names, and (when config rediskit.metrics.route is a path) the
+ * Prometheus endpoint there. Auto-discovered (composer.json extra.laravel.providers).
  * Booting sends nothing to Redis.
  */
 class RedisKitServiceProvider extends ServiceProvider
@@ -57,6 +58,12 @@ class RedisKitServiceProvider extends ServiceProvider
     {
         if (method_exists($this->app, 'configPath')) {
             $this->publishes([__DIR__ . '/../config/rediskit.php' => $this->app->configPath('rediskit.php')], 'rediskit-config');
+        }
+
+        // the Prometheus endpoint, where config rediskit.metrics.route says
+        $path = $this->app['config']->get('rediskit.metrics.route');
+        if (is_string($path) && $path !== '' && !(method_exists($this->app, 'routesAreCached') && $this->app->routesAreCached())) {
+            $this->callAfterResolving('router', fn ($router) => $router->get($path, MetricsController::class)->name('rediskit.metrics'));
         }
 
         if ($this->app['config']->get('rediskit.throttle_alias', true)) {

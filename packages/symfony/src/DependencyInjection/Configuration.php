@@ -76,6 +76,21 @@ final class Configuration implements ConfigurationInterface
                     ->end()
                 ->end()
                 ->booleanNode('messenger')->info('register the rediskit:// transport factory')->defaultTrue()->end()
+                ->arrayNode('metrics')
+                    ->info('the Prometheus endpoint controller, service rediskit.metrics_controller (route it yourself)')
+                    ->canBeEnabled()
+                    ->children()
+                        ->variableNode('allow')
+                            ->info('client addresses that may read it')
+                            ->defaultValue(['127.0.0.1', '::1'])
+                            ->validate()
+                                ->ifTrue(static fn($v) => !is_array($v) || !array_is_list($v) || array_filter($v, static fn($a) => !is_string($a)))
+                                ->thenInvalid('rediskit.metrics.allow must be a list of client addresses (strings), got %s')
+                            ->end()
+                        ->end()
+                        ->scalarNode('token')->info('or any client sending Authorization: Bearer <token>')->defaultNull()->end()
+                    ->end()
+                ->end()
             ->end();
 
         return $tree;

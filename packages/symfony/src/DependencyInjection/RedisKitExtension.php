@@ -3,6 +3,7 @@
 namespace RedisKit\Symfony\DependencyInjection;
 
 use RedisKit\Symfony\Cache\RedisKitCache;
+use RedisKit\Symfony\Controller\MetricsController;
 use RedisKit\Symfony\Lock\LockFactory;
 use RedisKit\Symfony\Lock\RedisKitStore;
 use RedisKit\Symfony\Messenger\RedisKitTransportFactory;
@@ -31,7 +32,9 @@ use Symfony\Component\DependencyInjection\Reference;
  * `rediskit.limiter.<name>` (autowired as `RedisKitLimiterFactory
  * $<name>Limiter`), `rediskit.login_rate_limiter`, and
  * `rediskit.messenger.transport_factory` (tagged
- * `messenger.transport_factory`, so `rediskit://` transport DSNs work).
+ * `messenger.transport_factory`, so `rediskit://` transport DSNs work), and
+ * with `metrics.enabled` `rediskit.metrics_controller` (the Prometheus
+ * endpoint; route it yourself).
  */
 final class RedisKitExtension extends Extension
 {
@@ -115,6 +118,14 @@ final class RedisKitExtension extends Extension
 
         if ($config['messenger']) {
             $container->register('rediskit.messenger.transport_factory', RedisKitTransportFactory::class)->addTag('messenger.transport_factory');
+        }
+
+        $metrics = $config['metrics'];
+        if ($metrics['enabled']) {
+            $container->register('rediskit.metrics_controller', MetricsController::class)
+                ->setArguments([array_values(array_map('strval', $metrics['allow'])), $metrics['token'] === null ? null : (string) $metrics['token']])
+                ->setPublic(true)
+                ->addTag('controller.service_arguments');
         }
     }
 }
