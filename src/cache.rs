@@ -21,7 +21,7 @@
 use crate::conn::{self, aux_key, int, shown, shown_float, Args, Dsn, Error, Result};
 use crate::conn::{ScriptCall, Value};
 use crate::local::{self, Lookup, Tier};
-use crate::metrics::{self, cache as mc, Series};
+use crate::metrics::{self, cache as mc, hot::Hot, Series};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use parking_lot::Mutex;
@@ -590,6 +590,8 @@ pub struct Cache {
     dsn: Arc<Dsn>,
     /// prefix . namespace . ':'
     base: Vec<u8>,
+    /// Bytes of the prefix at the start of `base`.
+    prefix_len: usize,
     /// The `ttl` option (ms; 0: no expiry).
     default_ttl_ms: u64,
     policy: Policy,
@@ -647,6 +649,7 @@ impl Cache {
         let local = local.map(|(max, recheck)| local::tier_on(&dsn, "cache", &base, max, recheck));
         Ok(Cache {
             dsn,
+            prefix_len: prefix.len(),
             base,
             default_ttl_ms,
             policy,
@@ -682,7 +685,18 @@ impl Cache {
         let mut k = Vec::with_capacity(self.base.len() + key.len());
         k.extend_from_slice(&self.base);
         k.extend_from_slice(key);
+        self.note_hot(key);
         Ok(k)
+    }
+
+    /// A use of `key` in the hot-key sketch, as namespace:key.
+    #[inline]
+    fn note_hot(&self, key: &[u8]) {
+        if self.counters.metrics.is_some() {
+            let end = self.base.len().saturating_sub(1);
+            let ns = &self.base[self.prefix_len.min(end)..end];
+            metrics::hot_key(Hot::Cache, &[ns, key]);
+        }
     }
 
     fn keys(&self, key: &[u8]) -> Result<Keys> {
@@ -745,6 +759,7 @@ impl Cache {
         if key.is_empty() {
             return Err(Error::invalid("RedisCache: a key must not be empty"));
         }
+        self.note_hot(key);
         // the key written into this thread's scratch buffer: no allocation
         let fetched = KEY.with(|buf| {
             // (a reentrant call, impossible here, would just allocate)

@@ -22,7 +22,7 @@ mod watchdog;
 
 use crate::conn::stats::{self, Event};
 use crate::conn::{self, int, Args, Dsn, Error, Result, ScriptCall, Value};
-use crate::metrics::{self, lock as mlock, Series};
+use crate::metrics::{self, hot::Hot, lock as mlock, Series};
 use crate::options::{Connection, Options, Settings};
 use crate::scripts;
 use std::cell::{Cell, RefCell};
@@ -258,6 +258,8 @@ pub(crate) struct Shared {
     replica_wait: Duration,
     /// Its series in the host's metrics (the resource name, no prefix).
     metrics: Option<Series>,
+    /// The resource name (the hot-lock sketch).
+    resource: Box<[u8]>,
     /// When the lease held now was taken (`metrics::now_ns`), 0 when none
     /// is timed (the hold-time histogram).
     held_since: AtomicU64,
@@ -566,6 +568,7 @@ impl Lock {
                 replicas,
                 replica_wait,
                 metrics: metrics::series(metrics::Kind::Lock, resource),
+                resource: resource.into(),
                 held_since: AtomicU64::new(0),
             }),
         })
@@ -669,6 +672,9 @@ impl Lock {
         stats::count(Event::LockContended, u64::from(busy.get()));
         let m = self.sh.metrics;
         metrics::add(m, mlock::CONTENDED, u64::from(busy.get()));
+        if m.is_some() {
+            metrics::hot_key(Hot::Lock, &[&self.sh.resource]);
+        }
         match r {
             Ok(Some(fence)) => {
                 stats::count(Event::LockAcquired, 1);

@@ -267,6 +267,8 @@ struct Header {
     full: AtomicU64,
     /// Names counted in `_other` because their kind had `max_names`.
     capped: AtomicU64,
+    /// The hottest keys of locks, limiters and caches.
+    hot: [hot::Table; 3],
 }
 
 // SAFETY: the non-atomic fields of a slot are written only by the one
@@ -534,6 +536,26 @@ pub fn now_ns() -> u64 {
         .wrapping_mul(1_000_000_000)
         .wrapping_add(ts.tv_nsec as u64)
         .max(1)
+}
+
+/// Counts one use of a key in its kind's hot-key sketch (sampled: about one
+/// call in `hot::SAMPLE` does more than draw a random number).
+#[inline]
+pub fn hot_key(kind: hot::Hot, parts: &[&[u8]]) {
+    if let Some(seg) = segment() {
+        hot::note(&seg.header().hot[kind as usize], parts);
+    }
+}
+
+/// The hottest keys of each kind, hottest first (empty when metrics are off).
+pub fn hot_keys() -> Vec<(hot::Hot, Vec<hot::HotKey>)> {
+    let Some(seg) = segment() else {
+        return Vec::new();
+    };
+    hot::HOT
+        .iter()
+        .map(|(k, _)| (*k, hot::read(&seg.header().hot[*k as usize])))
+        .collect()
 }
 
 /// One series: a slot of the segment. Copy it into the object it counts.
@@ -811,5 +833,6 @@ pub fn exposition() -> String {
     out
 }
 
+pub mod hot;
 #[cfg(test)]
 mod tests;

@@ -27,7 +27,7 @@ pub mod model;
 
 use crate::conn::stats::{self, Event};
 use crate::conn::{self, shown_float, Args, Dsn, Error, Result, ScriptCall, Value};
-use crate::metrics::{self, limiter as ml, Series};
+use crate::metrics::{self, hot::Hot, limiter as ml, Series};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
@@ -448,6 +448,12 @@ impl RateLimiter {
                 Event::LimiterDenied
             };
             stats::count(e, 1);
+            for (i, l) in limiters.iter().enumerate() {
+                if l.metrics.is_some() {
+                    let subject = subjects[if subjects.len() == 1 { 0 } else { i }];
+                    metrics::hot_key(Hot::Limiter, &[&l.name, subject]);
+                }
+            }
             if o.allowed {
                 for l in limiters {
                     metrics::add(l.metrics, ml::ALLOWED, 1);

@@ -153,3 +153,34 @@ fn sizes_and_bounds_parse() {
     assert_eq!(parse_bounds("0.01,0.001"), None);
     assert_eq!(parse_bounds("-1"), None);
 }
+
+#[test]
+fn the_hot_key_sketch_finds_heavy_hitters_in_bounded_memory() {
+    setup();
+    // 8 threads, 40,000 uses: "heavy" a quarter of them, the rest spread
+    // over 20,000 keys
+    let threads: Vec<_> = (0..8u64)
+        .map(|t| {
+            std::thread::spawn(move || {
+                for i in 0..5_000u64 {
+                    let k = if i % 4 == 0 {
+                        b"heavy".to_vec()
+                    } else {
+                        format!("tail-{}", (i * 8 + t) % 20_000).into_bytes()
+                    };
+                    hot_key(hot::Hot::Limiter, &[b"test", &k]);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let all = hot_keys();
+    let (_, lim) = all.iter().find(|(k, _)| *k == hot::Hot::Limiter).unwrap();
+    assert!(lim.len() <= hot::ENTRIES);
+    assert_eq!(lim[0].key, b"test:heavy");
+    // 10,000 true uses; one in 16 sampled: a wide margin
+    assert!((6_000..=14_000).contains(&lim[0].count), "{:?}", lim[0]);
+    assert!(lim[1].count < lim[0].count / 4, "{:?}", &lim[..2]);
+}

@@ -73,6 +73,25 @@ pub fn all() -> PhpResult<ZBox<ZendHashTable>> {
         let key = d.prefix.trim_start_matches("rediskit_");
         out.insert(key, kind)?;
     }
+    let mut hot = ZendHashTable::with_capacity(3);
+    for (kind, keys) in metrics::hot_keys() {
+        let mut list = ZendHashTable::with_capacity(keys.len() as u32);
+        for k in keys {
+            let mut row = ZendHashTable::with_capacity(3);
+            let mut key = Zval::new();
+            key.set_binary(k.key);
+            row.insert("key", key)?;
+            row.insert("count", k.count as i64)?;
+            row.insert("error", k.error as i64)?;
+            list.push(row)?;
+        }
+        let name = metrics::hot::HOT
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or("?", |(_, n)| n);
+        hot.insert(name, list)?;
+    }
+    out.insert("hot", hot)?;
     Ok(out)
 }
 
