@@ -91,6 +91,20 @@ pub struct Counts {
     pub dead: i64,
 }
 
+/// `inspect()`: the counts and the times an operator page shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Inspection {
+    pub counts: Counts,
+    /// Due time (unix seconds, Redis clock) of the oldest job that is due
+    /// and not claimed: `now - oldest_due_at` is how far the consumers are
+    /// behind.
+    pub oldest_due_at: Option<f64>,
+    /// The next due time after now, of a job not due yet.
+    pub next_due_at: Option<f64>,
+    /// The Redis clock when it was read.
+    pub now: f64,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {
     pub visibility_ms: i64,
@@ -570,6 +584,42 @@ impl DelayQueue {
             }
             v => Err(Error::unexpected("counts", &v)),
         }
+    }
+
+    /// `counts()` and the times an operator looks at next (one script, one
+    /// round trip).
+    pub fn inspect(&self) -> Result<Inspection> {
+        let c = self.call(&scripts::QUEUE_INSPECT, "");
+        let v = conn::eval(&self.dsn, &c, true)?;
+        let Value::Array(items) = v else {
+            return Err(Error::unexpected("inspect", &v));
+        };
+        if items.len() != 7 {
+            return Err(Error::unexpected("inspect", &Value::Array(items)));
+        }
+        let mut n = [0i64; 7];
+        for (slot, item) in n.iter_mut().zip(items) {
+            *slot = match item {
+                Value::BulkString(b) => std::str::from_utf8(&b)
+                    .ok()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .map(|f| f as i64)
+                    .ok_or_else(|| Error::Redis("inspect: a time that is not a number".into()))?,
+                other => int(other, "inspect")?,
+            };
+        }
+        let at = |ms: i64| (ms >= 0).then(|| ms as f64 / 1000.0);
+        Ok(Inspection {
+            counts: Counts {
+                scheduled: n[0],
+                due: n[1],
+                in_flight: n[2],
+                dead: n[3],
+            },
+            oldest_due_at: at(n[4]),
+            next_due_at: at(n[5]),
+            now: n[6] as f64 / 1000.0,
+        })
     }
 
     /// The oldest dead-lettered jobs first.

@@ -84,6 +84,16 @@ namespace RedisKit {
         public function dead(int $limit = 100): array {}
 
         /**
+         * counts() and the times an operator looks at, in one round trip:
+         * 'oldest_due_at' (unix seconds, Redis clock) of the oldest job that is
+         * due and not claimed, null when none; 'lag' = now - oldest_due_at
+         * (0.0 when none): how far the consumers are behind; 'next_due_at' of
+         * the next job not due yet, null when none; 'now' the Redis clock.
+         * @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float}
+         */
+        public function inspect(): array {}
+
+        /**
          * Claims up to $max due jobs (earliest due first, push order for equal
          * due times) for this consumer until now + visibility_timeout, in one
          * atomic script and one round trip. Before claiming, it puts back up to

@@ -204,6 +204,27 @@ impl DelayQueue {
         Ok(h)
     }
 
+    /// counts() and the times an operator looks at, in one round trip:
+    /// 'oldest_due_at' (unix seconds, Redis clock) of the oldest job that is
+    /// due and not claimed, null when none; 'lag' = now - oldest_due_at
+    /// (0.0 when none): how far the consumers are behind; 'next_due_at' of
+    /// the next job not due yet, null when none; 'now' the Redis clock.
+    /// @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float}
+    pub fn inspect(&self) -> PhpResult<ZBox<ZendHashTable>> {
+        let i = self.inner.inspect().map_err(throw)?;
+        let c = i.counts;
+        let mut h = ZendHashTable::with_capacity(8);
+        keys::set(&mut h, "scheduled", c.scheduled)?;
+        keys::set(&mut h, "due", c.due)?;
+        keys::set(&mut h, "in_flight", c.in_flight)?;
+        keys::set(&mut h, "dead", c.dead)?;
+        h.insert("oldest_due_at", i.oldest_due_at)?;
+        h.insert("lag", i.oldest_due_at.map_or(0.0, |t| (i.now - t).max(0.0)))?;
+        h.insert("next_due_at", i.next_due_at)?;
+        h.insert("now", i.now)?;
+        Ok(h)
+    }
+
     /// Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
     /// the number of failed deliveries, 'due_at' when the job was
     /// dead-lettered (unix seconds, Redis clock): its lapsed visibility
