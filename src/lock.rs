@@ -430,6 +430,23 @@ impl Shared {
     }
 }
 
+/// `inspect()`: the lock as an operator sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockView {
+    /// The owner token holding it, None when free.
+    pub holder: Option<Vec<u8>>,
+    /// Seconds until it expires (None when free).
+    pub ttl: Option<f64>,
+    /// Free, but kept for the fair queue's first waiter.
+    pub reserved: bool,
+    /// The last fencing token handed out for it (None: none asked for yet).
+    pub fencing_token: Option<i64>,
+    /// Waiters alive now (both modes).
+    pub waiters: i64,
+    /// The fair queue's first tokens, in arrival order.
+    pub queue: Vec<Vec<u8>>,
+}
+
 /// A lock on one resource, as one PHP object sees it.
 #[derive(Debug)]
 pub struct Lock {
@@ -987,6 +1004,77 @@ impl Lock {
             Ok(int(conn::eval(&n.dsn, &c, true)?, "lock force release")? == 1)
         });
         self.sh.released(&results)
+    }
+
+    /// An operator's view of the lock on one server, in one round trip:
+    /// holder, TTL, the last fencing token handed out, live waiters and the
+    /// fair queue's first `queue_limit` tokens. Not for Redlock (several
+    /// servers, no single answer): `holder()` and `remaining_ttl()` are.
+    pub fn inspect(&self, queue_limit: i64) -> Result<LockView> {
+        if self.sh.redlock() {
+            return Err(Error::invalid(
+                "RedisLock::inspect() reads one server; on Redlock use holder() and remainingTtl()",
+            ));
+        }
+        if !(0..=1000).contains(&queue_limit) {
+            return Err(Error::invalid(format!(
+                "RedisLock::inspect(): $queueLimit must be between 0 and 1000, got {queue_limit}"
+            )));
+        }
+        let n = &self.sh.nodes[0];
+        let mut c = ScriptCall::new(&scripts::LOCK_INSPECT);
+        c.key(n.lock())
+            .key(n.fence())
+            .key(n.waiters())
+            .key(n.queue());
+        c.int(queue_limit);
+        let v = conn::eval(&n.dsn, &c, true)?;
+        let Value::Array(items) = v else {
+            return Err(Error::unexpected("lock inspect", &v));
+        };
+        let mut it = items.into_iter();
+        let mut next = || it.next().unwrap_or(Value::Nil);
+        let value = match next() {
+            Value::Nil => None,
+            Value::BulkString(b) => Some(b),
+            v => return Err(Error::unexpected("lock inspect", &v)),
+        };
+        let pttl = int(next(), "lock inspect")?;
+        let fence = match next() {
+            Value::Nil => None,
+            Value::BulkString(b) => std::str::from_utf8(&b)
+                .ok()
+                .and_then(|s| s.parse::<i64>().ok()),
+            v => return Err(Error::unexpected("lock inspect", &v)),
+        };
+        let waiters = int(next(), "lock inspect")?;
+        let queue = match next() {
+            Value::Array(q) => q
+                .into_iter()
+                .map(|t| crate::conn::bytes(t, "lock inspect"))
+                .collect::<Result<Vec<_>>>()?,
+            v => return Err(Error::unexpected("lock inspect", &v)),
+        };
+        // "<token>", "<token>\0w" (waiters registered), "\0q" (free, kept for
+        // the fair queue's head)
+        let (holder, reserved) = match value {
+            Some(v) if v.as_slice() == b"\0q" => (None, true),
+            Some(mut v) => {
+                if v.ends_with(b"\0w") {
+                    v.truncate(v.len() - 2);
+                }
+                (Some(v), false)
+            }
+            None => (None, false),
+        };
+        Ok(LockView {
+            ttl: (holder.is_some() && pttl >= 0).then(|| pttl as f64 / 1000.0),
+            holder,
+            reserved,
+            fencing_token: fence,
+            waiters,
+            queue,
+        })
     }
 
     /// The owner token holding the lock now, whoever it is (on a majority for

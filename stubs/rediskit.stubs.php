@@ -789,6 +789,22 @@ namespace RedisKit {
         public function holder(): ?string {}
 
         /**
+         * The lock as an operator sees it, whoever holds it, in one round trip:
+         * 'holder' (owner token, null when free), 'ttl' (seconds, null when
+         * free), 'reserved' (free but kept for the fair queue's first waiter),
+         * 'fencing_token' (the last one handed out for this lock, null when
+         * none was asked for), 'waiters' (alive now, either mode) and 'queue'
+         * (the fair queue's first $queueLimit waiter tokens, in arrival order).
+         * Reads only.
+         * @param int $queueLimit 0 ..= 1000.
+         * @return array{holder: ?string, ttl: ?float, reserved: bool, fencing_token: ?int, waiters: int, queue: list<string>}
+         * @throws \ValueError for a bad $queueLimit, or on Redlock (use holder() and remainingTtl()).
+         *
+         * @param int $queue_limit
+         */
+        public function inspect(int $queue_limit = 10): array {}
+
+        /**
          * Asks Redis whether this owner (token) holds the lock now.
          * @return bool
          */

@@ -4,6 +4,7 @@ use super::exceptions::{LockLostException, LockTimeoutException};
 use super::{connection_arg, options_arg, settings, throw, Bytes};
 use crate::lock::Lock;
 use ext_php_rs::binary::Binary;
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::ClassFlags;
 use ext_php_rs::prelude::*;
@@ -91,6 +92,40 @@ impl RedisLock {
     /// @throws \RedisKit\ConnectionException if Redis (a majority for Redlock) cannot be reached.
     pub fn holder(&self) -> PhpResult<Option<Binary<u8>>> {
         Ok(self.inner.holder().map_err(throw)?.map(Binary::from))
+    }
+
+    /// The lock as an operator sees it, whoever holds it, in one round trip:
+    /// 'holder' (owner token, null when free), 'ttl' (seconds, null when
+    /// free), 'reserved' (free but kept for the fair queue's first waiter),
+    /// 'fencing_token' (the last one handed out for this lock, null when
+    /// none was asked for), 'waiters' (alive now, either mode) and 'queue'
+    /// (the fair queue's first $queueLimit waiter tokens, in arrival order).
+    /// Reads only.
+    /// @param int $queueLimit 0 ..= 1000.
+    /// @return array{holder: ?string, ttl: ?float, reserved: bool, fencing_token: ?int, waiters: int, queue: list<string>}
+    /// @throws \ValueError for a bad $queueLimit, or on Redlock (use holder() and remainingTtl()).
+    #[php(defaults(queue_limit = 10))]
+    pub fn inspect(&self, queue_limit: i64) -> PhpResult<ZBox<ZendHashTable>> {
+        let v = self.inner.inspect(queue_limit).map_err(throw)?;
+        let mut h = ZendHashTable::with_capacity(6);
+        let mut holder = Zval::new();
+        match v.holder {
+            Some(b) => holder.set_binary(b),
+            None => holder.set_null(),
+        }
+        h.insert("holder", holder)?;
+        h.insert("ttl", v.ttl)?;
+        h.insert("reserved", v.reserved)?;
+        h.insert("fencing_token", v.fencing_token)?;
+        h.insert("waiters", v.waiters)?;
+        let mut q = ZendHashTable::with_capacity(v.queue.len() as u32);
+        for t in v.queue {
+            let mut z = Zval::new();
+            z.set_binary(t);
+            q.push(z)?;
+        }
+        h.insert("queue", q)?;
+        Ok(h)
     }
 
     /// Resets the lock's TTL if this owner still holds it.
