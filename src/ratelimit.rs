@@ -395,6 +395,25 @@ impl RateLimiter {
         &self.name
     }
 
+    /// This limiter's hottest keys on this host (from the metrics' hot-key
+    /// sketch, shared by every limiter with this name), hottest first:
+    /// (key, estimated uses, most the estimate may be over). No round trip.
+    pub fn hot_keys(&self, limit: usize) -> Vec<(Vec<u8>, u64, u64)> {
+        let mut prefix = self.name.clone();
+        prefix.push(b':');
+        metrics::hot_keys()
+            .into_iter()
+            .filter(|(k, _)| *k == Hot::Limiter)
+            .flat_map(|(_, keys)| keys)
+            .filter_map(|k| {
+                k.key
+                    .strip_prefix(prefix.as_slice())
+                    .map(|s| (s.to_vec(), k.count, k.error))
+            })
+            .take(limit)
+            .collect()
+    }
+
     /// The window in seconds (as used: whole microseconds).
     pub fn window(&self) -> f64 {
         self.window

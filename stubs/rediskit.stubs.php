@@ -333,6 +333,19 @@ namespace RedisKit {
         public static function headers(array $result): array {}
 
         /**
+         * The keys this limiter (by name) was asked about most on this server,
+         * hottest first, from the host-wide metrics' hot-key sketch (see
+         * RedisKit\metrics()['hot']): 'count' estimates the attempts, 'error'
+         * is the most it may be over. No round trip; empty when metrics are off
+         * (ini rediskit.metrics_size=0). Keys longer than 64 bytes (with the
+         * name) are cut.
+         * @param int $limit 1 ..= 32.
+         * @return list<array{key: string, count: int, error: int}>
+         * @throws \ValueError if $limit is out of range.
+         */
+        public function hotKeys(int $limit = 10): array {}
+
+        /**
          * What an attempt of cost 1 would get now; consumes nothing (and always
          * asks Redis, whatever local_block remembers).
          * @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}

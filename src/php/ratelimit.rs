@@ -133,6 +133,36 @@ impl RateLimiter {
             .map_err(throw)
     }
 
+    /// The keys this limiter (by name) was asked about most on this server,
+    /// hottest first, from the host-wide metrics' hot-key sketch (see
+    /// RedisKit\metrics()['hot']): 'count' estimates the attempts, 'error'
+    /// is the most it may be over. No round trip; empty when metrics are off
+    /// (ini rediskit.metrics_size=0). Keys longer than 64 bytes (with the
+    /// name) are cut.
+    /// @param int $limit 1 ..= 32.
+    /// @return list<array{key: string, count: int, error: int}>
+    /// @throws \ValueError if $limit is out of range.
+    #[php(defaults(limit = 10))]
+    pub fn hot_keys(&self, limit: i64) -> PhpResult<ZBox<ZendHashTable>> {
+        if !(1..=32).contains(&limit) {
+            return Err(throw(crate::conn::Error::invalid(format!(
+                "RateLimiter::hotKeys(): $limit must be between 1 and 32, got {limit}"
+            ))));
+        }
+        let keys = self.inner.hot_keys(limit as usize);
+        let mut list = ZendHashTable::with_capacity(keys.len() as u32);
+        for (key, count, error) in keys {
+            let mut row = ZendHashTable::with_capacity(3);
+            let mut k = Zval::new();
+            k.set_binary(key);
+            row.insert("key", k)?;
+            row.insert("count", count as i64)?;
+            row.insert("error", error as i64)?;
+            list.push(row)?;
+        }
+        Ok(list)
+    }
+
     /// What an attempt of cost 1 would get now; consumes nothing (and always
     /// asks Redis, whatever local_block remembers).
     /// @return array{allowed: bool, limit: int, remaining: int, retry_after: float, reset_after: float, policy: string, window: float}
