@@ -23,6 +23,14 @@ echo "bounds: ", implode(',', array_keys($m['lock']['a']['acquire_wait_seconds']
 // an acquire takes more than a microsecond and less than half a second here
 echo "a's acquire in (1 us, 0.5 s]: ", json_encode(array_values($m['lock']['a']['acquire_wait_seconds']['buckets'])), "\n";
 
+// a pop whose bookkeeping dead-letters a lapsed claim, and claims nothing
+$q = new RedisKit\DelayQueue('dl', $u, ['prefix' => $ns, 'visibility_timeout' => 0.1, 'max_attempts' => 1]);
+$q->push('x');
+$q->pop();
+rk_assert(rk_until(fn() => $q->pop() === [] && $q->counts()['dead'] === 1, 10), 'the lapsed claim dead-lettered');
+$dl = RedisKit\metrics()['queue']['dl'];
+echo "dead-lettered by a pop that claimed nothing: {$dl['dead_lettered']} (claimed {$dl['claimed']})\n";
+
 $sub = function (array $ini) {
     $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . lock_ext_path(), '-d', 'log_errors=0', '-d', 'display_startup_errors=1'];
     foreach ($ini as $k => $v) array_push($cmd, '-d', "$k=$v");
@@ -47,6 +55,7 @@ _other acquired: 2; counted in _other (max_names): 2
 max_names: 3; queues listed: 0
 bounds: 0.000001,0.5,+Inf
 a's acquire in (1 us, 0.5 s]: [0,1,1]
+dead-lettered by a pop that claimed nothing: 1 (claimed 1)
 metrics_size=0: exit 0: {"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"other":{"full":0,"max_names":0}}|0
 metrics_size=lots: exit 0: Warning: PHP Startup: rediskit: metrics are off: rediskit.metrics_size: not a size ('lots'; e.g. 4M, 0 for off) in Unknown on line 0
 {"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"other":{"full":0,"max_names":0}}|0

@@ -397,29 +397,23 @@ impl Counters {
 
     fn add(&self, what: Count, n: u64) {
         let c = self.current();
-        let (mine, total) = match what {
-            Count::Hit => (&c.hits, conn::stats::Event::CacheHit),
-            Count::Miss => (&c.misses, conn::stats::Event::CacheMiss),
-            Count::Compute => (&c.computes, conn::stats::Event::CacheCompute),
-            Count::Wait => (&c.waits, conn::stats::Event::CacheWait),
-            Count::EarlyRefresh => (&c.early_refreshes, conn::stats::Event::CacheEarlyRefresh),
-            Count::StaleServed => (&c.stale_served, conn::stats::Event::CacheStaleServed),
-            Count::LocalHit => (&c.local_hits, conn::stats::Event::CacheLocalHit),
+        use conn::stats::Event as E;
+        let (mine, total, host) = match what {
+            Count::Hit => (&c.hits, E::CacheHit, mc::HITS),
+            Count::Miss => (&c.misses, E::CacheMiss, mc::MISSES),
+            Count::Compute => (&c.computes, E::CacheCompute, mc::COMPUTES),
+            Count::Wait => (&c.waits, E::CacheWait, mc::WAITS),
+            Count::EarlyRefresh => (
+                &c.early_refreshes,
+                E::CacheEarlyRefresh,
+                mc::EARLY_REFRESHES,
+            ),
+            Count::StaleServed => (&c.stale_served, E::CacheStaleServed, mc::STALE_SERVED),
+            Count::LocalHit => (&c.local_hits, E::CacheLocalHit, mc::LOCAL_HITS),
         };
         mine.fetch_add(n, Relaxed);
         conn::stats::count(total, n);
-        if self.metrics.is_some() {
-            let m = match what {
-                Count::Hit => mc::HITS,
-                Count::Miss => mc::MISSES,
-                Count::Compute => mc::COMPUTES,
-                Count::Wait => mc::WAITS,
-                Count::EarlyRefresh => mc::EARLY_REFRESHES,
-                Count::StaleServed => mc::STALE_SERVED,
-                Count::LocalHit => mc::LOCAL_HITS,
-            };
-            metrics::add(self.metrics, m, n);
-        }
+        metrics::add(self.metrics, host, n);
     }
 
     /// (name, value) in a stable order.

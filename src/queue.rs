@@ -484,19 +484,20 @@ impl DelayQueue {
         stats::count(Event::QueueDead, died.max(0) as u64);
         stats::count(Event::QueueClaimed, jobs.len() as u64);
         stats::count(Event::QueueRedelivered, redelivered as u64);
+        // a pop's bookkeeping may dead-letter jobs while it claims none
+        metrics::add(self.metrics, mq::DEAD, died.max(0) as u64);
         if self.metrics.is_some() && !jobs.is_empty() {
-            self.claimed(&jobs, died.max(0) as u64, redelivered as u64);
+            self.claimed(&jobs, redelivered as u64);
         }
         Ok((jobs, next))
     }
 
     /// Metrics of a pop that claimed `jobs`: counts, due-to-claim lag, and
     /// the claim time each job's handler time is measured from.
-    fn claimed(&self, jobs: &[Job], died: u64, redelivered: u64) {
+    fn claimed(&self, jobs: &[Job], redelivered: u64) {
         let m = self.metrics;
         metrics::add(m, mq::CLAIMED, jobs.len() as u64);
         metrics::add(m, mq::REDELIVERED, redelivered);
-        metrics::add(m, mq::DEAD, died);
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64());
@@ -504,7 +505,7 @@ impl DelayQueue {
         CLAIMS.with(|c| {
             let mut c = c.borrow_mut();
             if c.len() + jobs.len() > MAX_CLAIMS_TIMED {
-                c.clear(); // handlers that never ack: forget the oldest claims
+                c.clear(); // handlers that never ack: forget what is kept
             }
             for j in jobs {
                 let lag = (now - j.due_at).clamp(0.0, 1e9);
