@@ -4,12 +4,14 @@
 //! there are.
 //!
 //! One call in `SAMPLE` updates it, drawn at random per thread (a heavy
-//! hitter stays one in the sample, whatever rhythm the calls have); an update takes the table's spin lock with one
-//! compare-and-swap and skips the sample when another worker holds it, so no
-//! call ever waits. A worker that died holding the lock loses it after
+//! hitter stays one in the sample, whatever rhythm the calls have); an
+//! update of a key already kept is one atomic add; a new key takes the
+//! table's spin lock, spinning a few hundred times at most, and is dropped
+//! when another worker still holds it (a key new to the sketch is not a hot
+//! one yet), so no call waits for long. A worker that died holding the lock loses it after
 //! `STALE_NS`.
 use std::cell::{Cell, UnsafeCell};
-use std::sync::atomic::{AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::*};
 
 /// Entries per table.
 pub const ENTRIES: usize = 32;
@@ -18,6 +20,10 @@ pub const KEY_MAX: usize = 64;
 /// One call in SAMPLE is counted; estimates are scaled back up.
 pub const SAMPLE: u64 = 16;
 const STALE_NS: u64 = 1_000_000_000;
+/// Tries for the lock before a sample is dropped: the holder keeps it for a
+/// scan of `ENTRIES` entries, so a short spin finds it free unless the
+/// holder was descheduled (then the sample is dropped, never waited for).
+const SPINS: u32 = 256;
 
 /// The kinds with a hot-key table, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,28 +39,32 @@ pub const HOT: [(Hot, &str); 3] = [
     (Hot::Cache, "cache"),
 ];
 
+/// A key kept, and its sampled count: a count is added to without the lock
+/// (a key already kept, the usual case for a hot one); the key itself, and
+/// which key an entry holds, change only under it.
 #[repr(C)]
 struct Entry {
-    hash: u64,
-    count: u64,
-    error: u64,
-    len: u32,
-    key: [u8; KEY_MAX],
+    hash: AtomicU64,
+    count: AtomicU64,
+    error: AtomicU64,
+    len: AtomicU32,
+    key: UnsafeCell<[u8; KEY_MAX]>,
 }
 
 #[repr(C, align(64))]
 pub struct Table {
     /// 0: free; otherwise the `now_ns` of the holder's acquisition.
     lock: AtomicU64,
-    entries: UnsafeCell<[Entry; ENTRIES]>,
+    entries: [Entry; ENTRIES],
 }
 
-// SAFETY: `entries` is only read or written by the holder of `lock`.
+// SAFETY: an entry's `key` bytes are only read or written by the holder of
+// `lock`; every other field is atomic.
 unsafe impl Sync for Table {}
 
 impl Table {
     /// Runs `f` on the entries if the lock is free (or stale), else None.
-    fn with<R>(&self, spins: u32, f: impl FnOnce(&mut [Entry; ENTRIES]) -> R) -> Option<R> {
+    fn with<R>(&self, spins: u32, f: impl FnOnce(&[Entry; ENTRIES]) -> R) -> Option<R> {
         let now = super::now_ns();
         let mut got = false;
         for _ in 0..=spins {
@@ -74,8 +84,7 @@ impl Table {
         if !got {
             return None;
         }
-        // SAFETY: this thread holds the lock.
-        let r = f(unsafe { &mut *self.entries.get() });
+        let r = f(&self.entries);
         self.lock.store(0, Release);
         Some(r)
     }
@@ -110,21 +119,34 @@ fn note_sampled(table: &Table, parts: &[&[u8]]) {
     let key = parts.join(&b':');
     let h = super::hash(super::Kind::Lock, &key);
     let kept = &key[..key.len().min(KEY_MAX)];
-    table.with(0, |entries| {
-        if let Some(e) = entries.iter_mut().find(|e| e.count > 0 && e.hash == h) {
-            e.count += 1;
-            return;
+    let kept_here = |entries: &[Entry; ENTRIES]| {
+        entries
+            .iter()
+            .find(|e| e.count.load(Relaxed) > 0 && e.hash.load(Acquire) == h)
+            .map(|e| e.count.fetch_add(1, Relaxed))
+            .is_some()
+    };
+    // a key already kept: counted without the lock, so many workers counting
+    // one hot key never drop each other's samples
+    if kept_here(&table.entries) {
+        return;
+    }
+    table.with(SPINS, |entries| {
+        if kept_here(entries) {
+            return; // kept meanwhile
         }
         // a free entry, else the smallest one (space-saving: the new key
         // inherits its count as the bound of its error)
-        let Some(e) = entries.iter_mut().min_by_key(|e| e.count) else {
+        let Some(e) = entries.iter().min_by_key(|e| e.count.load(Relaxed)) else {
             return;
         };
-        e.error = e.count;
-        e.count += 1;
-        e.hash = h;
-        e.len = kept.len() as u32;
-        e.key[..kept.len()].copy_from_slice(kept);
+        let min = e.count.load(Relaxed);
+        // SAFETY: the key bytes are written under the lock only.
+        unsafe { (&mut *e.key.get())[..kept.len()].copy_from_slice(kept) };
+        e.len.store(kept.len() as u32, Relaxed);
+        e.error.store(min, Relaxed);
+        e.count.store(min + 1, Relaxed);
+        e.hash.store(h, Release);
     });
 }
 
@@ -143,11 +165,13 @@ pub(super) fn read(table: &Table) -> Vec<HotKey> {
         .with(100_000, |entries| {
             entries
                 .iter()
-                .filter(|e| e.count > 0)
+                .filter(|e| e.count.load(Relaxed) > 0)
                 .map(|e| HotKey {
-                    key: e.key[..(e.len as usize).min(KEY_MAX)].to_vec(),
-                    count: e.count * SAMPLE,
-                    error: e.error * SAMPLE,
+                    // SAFETY: the key bytes are read under the lock.
+                    key: unsafe { &*e.key.get() }[..(e.len.load(Relaxed) as usize).min(KEY_MAX)]
+                        .to_vec(),
+                    count: e.count.load(Relaxed) * SAMPLE,
+                    error: e.error.load(Relaxed) * SAMPLE,
                 })
                 .collect::<Vec<_>>()
         })
