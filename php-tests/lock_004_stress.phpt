@@ -4,7 +4,7 @@ RedisLock: 50 processes x 20 acquisitions doing a non-atomic read-sleep-write in
 <?php
 require __DIR__ . '/_lock.inc';
 $ns = rk_ns();
-$u = rk_conn();
+$u = rk_conn_scaled(rk_conn());
 $raw = new RkRaw();
 $raw->set("{$ns}counter", 0);
 $pids = [];

@@ -9,8 +9,10 @@ use RedisKit\RateLimiter;
 
 $ns = rk_ns();
 $limit = 10;
-$W = 400000; // µs
-$l = new RateLimiter('h', $limit, $W / 1e6, rk_url(), ['prefix' => $ns, 'local_block' => false]);
+// µs; the observer below must run at least every half window, so an
+// emulated platform stretches the window (and the run) by its time scale
+$W = (int)(400000 * rk_time_scale());
+$l = new RateLimiter('h', $limit, $W / 1e6, rk_conn_scaled(rk_url()), ['prefix' => $ns, 'local_block' => false]);
 $log = $ns . 'h:sw:{k}';
 $arch = $ns . 'archive';
 
@@ -44,7 +46,7 @@ LUA;
 $okeys = [$log, $arch, "{$ns}o:last", "{$ns}o:cnt", "{$ns}o:time", "{$ns}o:gaps"];
 
 $raw = new RkRaw();
-$end = rate_now($raw) + 2000000;
+$end = rate_now($raw) + 5 * $W;
 $observer = pcntl_fork();
 if ($observer === 0) {
     $r = new RkRaw();
