@@ -26,7 +26,7 @@ show(fn() => $lb->page(1, [1]));
 show(fn() => $lb->period([]));
 show(fn() => $lb->setScores('x'));
 show(fn() => $lock->extend('soon'));
-show(fn() => $q->requeueDead([]));
+show(fn() => $q->requeueDead(new stdClass()));
 show(fn() => new RedisKit\RateLimiter('x', 'ten', 1.0));
 show(fn() => new RedisKit\RateLimiter('x', 10, 1.0, null, 'opts'));
 show(fn() => new RedisKit\RedisLock('r', 42.5));
@@ -94,7 +94,7 @@ type errors
   TypeError: RedisKit\RedisLeaderboard::period(): Argument #1 ($period) must be of type string, array given
   TypeError: RedisKit\RedisLeaderboard::setScores(): Argument #1 ($scores) must be of type array, string given
   TypeError: RedisKit\RedisLock::extend(): Argument #1 ($ttl) must be of type ?float, string given
-  TypeError: RedisKit\DelayQueue::requeueDead(): Argument #1 ($id) must be of type ?string, array given
+  TypeError: RedisKit\DelayQueue::requeueDead(): Argument #1 ($id) must be of type array|string|null, stdClass given
   TypeError: RedisKit\RateLimiter::__construct(): Argument #2 ($limit) must be of type int, string given
   TypeError: RedisKit\RateLimiter::__construct(): Argument #5 ($options) must be of type ?array, string given
   ValueError: invalid Redis DSN '42.5'%s

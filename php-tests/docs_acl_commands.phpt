@@ -112,7 +112,7 @@ $ops = [
     'RedisLock' => function (string $c, RkRaw $raw): int {
         $l = new RedisKit\RedisLock('job', $c, ['ttl' => 5.0]);
         rk_assert($l->acquire(), 'acquire');
-        $l->extend(10.0); $l->isAcquired(); $l->remainingTtl(); $l->holder(); $l->fencingToken();
+        $l->extend(10.0); $l->isAcquired(); $l->remainingTtl(); $l->holder(); $l->fencingToken(); $l->inspect();
         rk_assert($l->release(), 'release');
         rk_assert($l->run(fn() => 42, 1.0) === 42, 'run');
         // watchdog: renewed on its own connection every ttl/3
@@ -176,8 +176,18 @@ $ops = [
         $again = $q->pop(2);                                 // the two retried
         foreach ($again as $j) $q->retry($j['id']);          // out of attempts: dead
         $q->dead(10);
+        // the operator calls: every state listed, page by page, and found by id
+        $q->inspect();
+        foreach (['scheduled', 'due', 'in_flight', 'dead'] as $state) {
+            $page = $q->jobs($state, null, 1);
+            if ($page['cursor'] !== null) $q->jobs($state, $page['cursor'], 1);
+            foreach ($page['jobs'] as $j) $q->job($j['id']);
+        }
+        $q->requeueDead([$again[0]['id']]);
+        $q->deleteDead([$again[1]['id']]);
         $q->requeueDead();
         $lapse = $q->pop(1);                                 // claimed, then let lapse
+        rk_assert($q->job($lapse[0]['id'])['state'] === 'in_flight', 'an in-flight job found by id');
         usleep(150000);
         $q->pop(1);                                          // puts the lapsed claim back
         $q->counts();

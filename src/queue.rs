@@ -62,7 +62,7 @@ pub const MAX_DEAD_LIST: i64 = 10_000;
 /// Payloads per push script: a bigger `push_many` batch is sent as slices
 /// of this many (all in one round trip).
 const PUSH_SLICE: usize = 1000;
-/// Dead jobs moved per script call in `requeue_dead(None)`.
+/// Dead jobs moved per script call in `requeue_dead` / `delete_dead` of all.
 const REQUEUE_CHUNK: i64 = 1000;
 /// Latest accepted `push_at` timestamp (seconds): keeps unix ms exact in a double.
 const MAX_TIMESTAMP: f64 = 1e11;
@@ -104,6 +104,80 @@ pub struct Inspection {
     /// The Redis clock when it was read.
     pub now: f64,
 }
+
+/// The states `jobs()` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Waiting, not due yet (by due time).
+    Scheduled,
+    /// Due now, not claimed (by due time).
+    Due,
+    /// Claimed, not acked (by claim deadline).
+    InFlight,
+    /// Dead-lettered (by when).
+    Dead,
+}
+
+impl State {
+    pub fn parse(s: &[u8]) -> Option<State> {
+        Some(match s {
+            b"scheduled" => State::Scheduled,
+            b"due" => State::Due,
+            b"in_flight" => State::InFlight,
+            b"dead" => State::Dead,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Scheduled => "scheduled",
+            State::Due => "due",
+            State::InFlight => "in_flight",
+            State::Dead => "dead",
+        }
+    }
+}
+
+/// A job as an operator sees it (`jobs()`, `job()`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobInfo {
+    pub id: Vec<u8>,
+    pub state: State,
+    pub attempts: i64,
+    /// Unix seconds (Redis clock): when it is due (scheduled, due), when its
+    /// claim lapses (in flight), when it was dead-lettered (dead). `None`:
+    /// a due job whose time `job()` could not find in the ready list.
+    pub at: Option<f64>,
+    /// The consumer that claimed it (in flight).
+    pub owner: Option<Vec<u8>>,
+    /// The payload's full size in bytes.
+    pub size: i64,
+    /// The payload, or its first bytes in a listing.
+    pub payload: Vec<u8>,
+}
+
+/// One page of `jobs()`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobPage {
+    pub jobs: Vec<JobInfo>,
+    /// Where the next page starts; `None` on the last page.
+    pub cursor: Option<Vec<u8>>,
+}
+
+/// Which dead jobs `requeue_dead` and `delete_dead` act on.
+#[derive(Debug, Clone, Copy)]
+pub enum DeadJobs<'a> {
+    All,
+    Ids(&'a [Vec<u8>]),
+}
+
+/// Most jobs one `jobs()` page may hold.
+pub const MAX_PAGE: i64 = 1000;
+/// Most payload bytes one listed job may show.
+pub const MAX_PREVIEW: i64 = 65536;
+/// Most ids one `requeue_dead` / `delete_dead` call may name.
+pub const MAX_IDS: usize = 10_000;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {
@@ -639,34 +713,151 @@ impl DelayQueue {
         jobs(items.into_iter())
     }
 
-    /// Dead jobs back to the schedule, due now, attempts 0: one (`Some(id)`)
+    /// Dead jobs back to the schedule, due now, attempts 0: the ones named
     /// or all of them (in bounded batches). Returns how many moved.
-    pub fn requeue_dead(&self, id: Option<&[u8]>) -> Result<i64> {
-        let run = |mode: &str, arg: &[u8]| -> Result<(i64, i64)> {
-            let mut c = self.call(&scripts::QUEUE_REQUEUE, "");
-            c.arg(mode).arg(arg);
+    pub fn requeue_dead(&self, which: DeadJobs) -> Result<i64> {
+        self.on_dead(&scripts::QUEUE_REQUEUE, "requeueDead", which)
+    }
+
+    /// Dead jobs deleted (payload and attempts too): the ones named or all
+    /// of them (in bounded batches). A named job that is not dead is left
+    /// alone. Returns how many were deleted.
+    pub fn delete_dead(&self, which: DeadJobs) -> Result<i64> {
+        self.on_dead(&scripts::QUEUE_DEAD_DELETE, "deleteDead", which)
+    }
+
+    fn on_dead(&self, script: &conn::Script, what: &str, which: DeadJobs) -> Result<i64> {
+        let run = |args: &[&[u8]]| -> Result<(i64, i64)> {
+            let mut c = self.call(script, "");
+            for a in args {
+                c.arg(a);
+            }
             match conn::eval(&self.dsn, &c, false)? {
                 Value::Array(v) if v.len() == 2 => {
                     let mut it = v.into_iter();
-                    let moved = int(it.next().unwrap_or(Value::Nil), "requeueDead")?;
-                    let seen = int(it.next().unwrap_or(Value::Nil), "requeueDead")?;
-                    Ok((moved, seen))
+                    let done = int(it.next().unwrap_or(Value::Nil), what)?;
+                    let seen = int(it.next().unwrap_or(Value::Nil), what)?;
+                    Ok((done, seen))
                 }
-                v => Err(Error::unexpected("requeueDead", &v)),
+                v => Err(Error::unexpected(what, &v)),
             }
         };
-        if let Some(id) = id {
-            return Ok(run("id", id)?.0);
-        }
-        let chunk = REQUEUE_CHUNK.to_string();
-        let mut total = 0;
-        loop {
-            let (moved, seen) = run("all", chunk.as_bytes())?;
-            total += moved;
-            if seen < REQUEUE_CHUNK {
-                return Ok(total);
+        match which {
+            DeadJobs::Ids(ids) => {
+                if ids.len() > MAX_IDS {
+                    return Err(Error::invalid(format!(
+                        "at most {MAX_IDS} ids at once, got {}",
+                        ids.len()
+                    )));
+                }
+                if ids.is_empty() {
+                    return Ok(0);
+                }
+                let mut args: Vec<&[u8]> = Vec::with_capacity(ids.len() + 1);
+                args.push(b"ids");
+                args.extend(ids.iter().map(|i| i.as_slice()));
+                Ok(run(&args)?.0)
+            }
+            DeadJobs::All => {
+                let chunk = REQUEUE_CHUNK.to_string();
+                let mut total = 0;
+                loop {
+                    let (done, seen) = run(&[b"all", chunk.as_bytes()])?;
+                    total += done;
+                    if seen < REQUEUE_CHUNK {
+                        return Ok(total);
+                    }
+                }
             }
         }
+    }
+
+    /// One page of the jobs in `state`, in the order they leave it: `cursor`
+    /// is `None` for the first page, then the page before's. Payloads are
+    /// cut to `preview` bytes (`size` keeps the full length).
+    pub fn jobs(
+        &self,
+        state: State,
+        cursor: Option<&[u8]>,
+        limit: i64,
+        preview: i64,
+    ) -> Result<JobPage> {
+        if !(1..=MAX_PAGE).contains(&limit) {
+            return Err(Error::invalid(format!(
+                "limit must be between 1 and {MAX_PAGE}, got {limit}"
+            )));
+        }
+        if !(0..=MAX_PREVIEW).contains(&preview) {
+            return Err(Error::invalid(format!(
+                "preview must be between 0 and {MAX_PREVIEW} bytes, got {preview}"
+            )));
+        }
+        let cursor = cursor.unwrap_or_default();
+        if !cursor.is_empty() && !valid_cursor(cursor) {
+            return Err(Error::invalid(
+                "cursor must be the 'cursor' of a page jobs() returned",
+            ));
+        }
+        let mut c = self.call(&scripts::QUEUE_JOBS, "");
+        c.arg(state.name()).arg(cursor).int(limit).int(preview);
+        let v = conn::eval(&self.dsn, &c, true)?;
+        let Value::Array(items) = v else {
+            return Err(Error::unexpected("jobs", &v));
+        };
+        let mut it = items.into_iter();
+        let next = bytes(it.next().unwrap_or(Value::Nil), "jobs cursor")?;
+        let mut jobs = Vec::new();
+        while let Some(id) = it.next() {
+            let (Some(at), Some(a), Some(owner), Some(size), Some(p)) =
+                (it.next(), it.next(), it.next(), it.next(), it.next())
+            else {
+                return Err(Error::Redis("jobs: truncated job list from Redis".into()));
+            };
+            let owner = bytes(owner, "job owner")?;
+            jobs.push(JobInfo {
+                id: bytes(id, "job id")?,
+                state,
+                attempts: attempts(a)?,
+                at: ms_text(at)?,
+                owner: (!owner.is_empty()).then_some(owner),
+                size: int(size, "job size")?,
+                payload: bytes(p, "job payload")?,
+            });
+        }
+        Ok(JobPage {
+            jobs,
+            cursor: (!next.is_empty()).then_some(next),
+        })
+    }
+
+    /// One job by id, in whatever state it is; `None` when there is none.
+    pub fn job(&self, id: &[u8]) -> Result<Option<JobInfo>> {
+        let mut c = self.call(&scripts::QUEUE_JOB, "");
+        c.arg(id);
+        let v = conn::eval(&self.dsn, &c, true)?;
+        let Value::Array(items) = v else {
+            return Err(Error::unexpected("job", &v));
+        };
+        if items.is_empty() {
+            return Ok(None);
+        }
+        let [st, at, a, owner, p]: [Value; 5] = items
+            .try_into()
+            .map_err(|v: Vec<Value>| Error::unexpected("job", &Value::Array(v)))?;
+        let st = bytes(st, "job state")?;
+        let state = State::parse(&st)
+            .ok_or_else(|| Error::Redis("job: an unknown state from Redis".into()))?;
+        let owner = bytes(owner, "job owner")?;
+        let payload = bytes(p, "job payload")?;
+        Ok(Some(JobInfo {
+            id: id.to_vec(),
+            state,
+            attempts: attempts(a)?,
+            at: ms_text(at)?,
+            owner: (!owner.is_empty()).then_some(owner),
+            size: payload.len() as i64,
+            payload,
+        }))
     }
 
     /// Deletes every job in every state (the id sequence is kept).
@@ -678,6 +869,37 @@ impl DelayQueue {
         a.push(self.wake_key()).push(&self.keys[9]);
         conn::command(&self.dsn, &a, true).map(|_| ())
     }
+}
+
+/// A `jobs()` cursor: `<ms>:<member>`.
+fn valid_cursor(c: &[u8]) -> bool {
+    let Some(colon) = c.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let ms = &c[..colon];
+    let digits = ms.strip_prefix(b"-").unwrap_or(ms);
+    !digits.is_empty() && digits.len() <= 17 && digits.iter().all(u8::is_ascii_digit)
+}
+
+fn attempts(a: Value) -> Result<i64> {
+    match a {
+        Value::Nil => Ok(0),
+        a => int(a, "job attempts"),
+    }
+}
+
+/// Milliseconds as the scripts return them (decimal text; '' = unknown) to
+/// unix seconds.
+fn ms_text(v: Value) -> Result<Option<f64>> {
+    let b = bytes(v, "job time")?;
+    if b.is_empty() {
+        return Ok(None);
+    }
+    std::str::from_utf8(&b)
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(|ms| Some(ms / 1000.0))
+        .ok_or_else(|| Error::Redis("job: a time that is not a number".into()))
 }
 
 /// Flat `id, payload, attempts, due ms` groups to jobs.
@@ -850,6 +1072,77 @@ mod tests {
     fn cleanup(q: &DelayQueue) {
         q.purge().unwrap();
         redis(q, &[b"DEL", &q.keys[6]]);
+    }
+
+    /// Every page of one state, `limit` at a time.
+    fn all_pages(q: &DelayQueue, state: State, limit: i64) -> Vec<JobInfo> {
+        let mut out = Vec::new();
+        let mut cursor: Option<Vec<u8>> = None;
+        loop {
+            let page = q.jobs(state, cursor.as_deref(), limit, 16).unwrap();
+            assert!(page.jobs.len() as i64 <= limit);
+            out.extend(page.jobs);
+            match page.cursor {
+                Some(c) => cursor = Some(c),
+                None => return out,
+            }
+        }
+    }
+
+    /// jobs() pages through each state in order, ties of one due time
+    /// included; a lapsed claim listed by jobs() is already put back (as a
+    /// pop would); job() finds each state; delete_dead leaves other states.
+    #[test]
+    fn operator_listing() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 1,
+            backoff_ms: 0,
+        });
+        let payloads: Vec<Vec<u8>> = (0..25).map(|i| format!("job-{i}").into_bytes()).collect();
+        let refs: Vec<&[u8]> = payloads.iter().map(|p| p.as_slice()).collect();
+        let later = q.push_many(&refs, 3600.0).unwrap();
+        let now = q.push_many(&refs[..9], 0.0).unwrap();
+        let got: Vec<Vec<u8>> = all_pages(&q, State::Scheduled, 4)
+            .into_iter()
+            .map(|j| j.id)
+            .collect();
+        assert_eq!(got, later, "scheduled, ties in id order");
+        let got: Vec<Vec<u8>> = all_pages(&q, State::Due, 2)
+            .into_iter()
+            .map(|j| j.id)
+            .collect();
+        assert_eq!(got, now, "due, from the ready list");
+        // claim 3; lapse one: jobs() of the dead state sees it (max_attempts 1)
+        let claimed = q.pop(3, 0.0).unwrap();
+        let flight = all_pages(&q, State::InFlight, 1);
+        assert_eq!(flight.len(), 3);
+        assert!(flight
+            .iter()
+            .all(|j| j.owner.as_deref() == Some(q.owner().as_bytes())));
+        set_deadline(&q, &claimed[0].id, redis_ms(&q) - 10);
+        let dead = all_pages(&q, State::Dead, 10);
+        assert_eq!(dead.len(), 1);
+        assert_eq!(dead[0].id, claimed[0].id);
+        assert_eq!(dead[0].attempts, 1);
+        assert_eq!(all_pages(&q, State::InFlight, 10).len(), 2);
+        let j = q.job(&claimed[1].id).unwrap().unwrap();
+        assert_eq!(
+            (j.state, j.payload.as_slice()),
+            (State::InFlight, &b"job-1"[..])
+        );
+        assert_eq!(q.job(&later[0]).unwrap().unwrap().state, State::Scheduled);
+        assert_eq!(q.job(&now[8]).unwrap().unwrap().state, State::Due);
+        assert!(q.job(&now[8]).unwrap().unwrap().at.is_some());
+        assert_eq!(q.job(b"nope").unwrap(), None);
+        assert_eq!(
+            q.delete_dead(DeadJobs::Ids(&[later[0].clone()])).unwrap(),
+            0
+        );
+        assert_eq!(q.delete_dead(DeadJobs::All).unwrap(), 1);
+        assert_eq!(q.job(&claimed[0].id).unwrap(), None);
+        assert!(q.jobs(State::Due, Some(b"nonsense"), 10, 0).is_err());
+        cleanup(&q);
     }
 
     /// A lapsed claim's backoff runs from its deadline: one that lapsed long

@@ -84,6 +84,17 @@ namespace RedisKit {
         public function dead(int $limit = 100): array {}
 
         /**
+         * Deletes dead jobs, payload included: one ($id a string), several (a
+         * list of ids, at most 10,000), or all of them (null). Ids that are not
+         * dead are left alone: a job in any other state is never deleted here
+         * (cancel() deletes a scheduled or due one).
+         * @param string|array|null $id
+         * @return int How many jobs were deleted.
+         * @throws \ValueError for a list with a non-string or more than 10,000 ids.
+         */
+        public function deleteDead(string|array|null $id = null): int {}
+
+        /**
          * counts() and the times an operator looks at, in one round trip:
          * 'oldest_due_at' (unix seconds, Redis clock) of the oldest job that is
          * due and not claimed, null when none; 'lag' = now - oldest_due_at
@@ -92,6 +103,41 @@ namespace RedisKit {
          * @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float}
          */
         public function inspect(): array {}
+
+        /**
+         * One job by id, in any state, with its whole payload: the same keys
+         * as a job of jobs() ('at' is null for a due job whose due time could
+         * not be found), or null when the queue has no such job (never pushed,
+         * acked, cancelled or deleted). One round trip.
+         * @return array{id: string, state: string, attempts: int, at: ?float, owner: ?string, size: int, payload: string}|null
+         *
+         * @param string $id
+         */
+        public function job(string $id): ?array {}
+
+        /**
+         * One page of the jobs in one state, in the order they leave it:
+         * 'scheduled' (not due yet) and 'due' (due, not claimed) by due time,
+         * 'in_flight' (claimed, not acked) by claim deadline, 'dead' by when
+         * they were dead-lettered. Pass the page's 'cursor' to get the next
+         * page; it is null on the last one. Pages follow the queue as it moves:
+         * a job that changes state between two pages is listed where it is when
+         * its page is read, so it may be missed or listed twice.
+         *
+         * Each job: 'id', 'state', 'attempts', 'at' (unix seconds, Redis
+         * clock: when it is due, when its claim lapses, or when it was
+         * dead-lettered), 'owner' (the consumer holding an in-flight job, else
+         * null), 'size' (payload bytes) and 'payload' (its first $preview
+         * bytes). One round trip per page.
+         * @param string $state 'scheduled', 'due', 'in_flight' or 'dead'.
+         * @param int $limit 1 ..= 1000 jobs per page.
+         * @param int $preview 0 ..= 65536 payload bytes per job.
+         * @return array{jobs: list<array{id: string, state: string, attempts: int, at: ?float, owner: ?string, size: int, payload: string}>, cursor: ?string}
+         * @throws \ValueError for an unknown state, a cursor jobs() did not return, or $limit or $preview out of range.
+         *
+         * @param string|null $cursor
+         */
+        public function jobs(string $state, ?string $cursor = null, int $limit = 50, int $preview = 256): array {}
 
         /**
          * Claims up to $max due jobs (earliest due first, push order for equal
@@ -158,13 +204,14 @@ namespace RedisKit {
         public function pushMany(array $payloads, float $delay = 0.0): array {}
 
         /**
-         * Moves one dead job ($id), or all of them (null), back to the
-         * schedule, due now, with attempts reset to 0.
-         * @return int How many jobs moved (0 for an id that is not dead).
-         *
-         * @param string|null $id
+         * Moves dead jobs back to the schedule, due now, with attempts reset
+         * to 0: one ($id a string), several (a list of ids, at most 10,000), or
+         * all of them (null). Ids that are not dead are left alone.
+         * @param string|array|null $id
+         * @return int How many jobs moved.
+         * @throws \ValueError for a list with a non-string or more than 10,000 ids.
          */
-        public function requeueDead(?string $id = null): int {}
+        public function requeueDead(string|array|null $id = null): int {}
 
         /**
          * Gives a claimed job back, due $delay seconds from now. Counts as a

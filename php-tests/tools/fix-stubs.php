@@ -10,6 +10,8 @@ $src = str_replace('?array $options = null', 'array $options = []', $src);
 // RateLimiter::attemptAll's $key: one key, or one per limiter (checked in src/php/ratelimit.rs)
 $src = str_replace('attemptAll(array $limiters, mixed $key,', 'attemptAll(array $limiters, string|array $key,', $src);
 $src = preg_replace('/\n\s*\* @param mixed \$key(?=\n)/', '', $src);
+// DelayQueue::requeueDead's and deleteDead's $id: one id, a list, or null (src/php/queue.rs)
+$src = str_replace('Dead(mixed $id = null)', 'Dead(string|array|null $id = null)', $src);
 $src = preg_replace('/\n\s*\* @param mixed \$connection(?=\n)/', '', $src);
 $src = preg_replace('/\n\s*\* @param array\|null \$options(?=\n)/', '', $src);
 

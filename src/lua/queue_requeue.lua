@@ -1,4 +1,4 @@
--- requeueDead: ARGV[3] 'id' (ARGV[4] = job id) or 'all' (ARGV[4] = look at
+-- requeueDead: ARGV[3] 'ids' (ARGV[4..] = job ids) or 'all' (ARGV[4] = look at
 -- most at this many, oldest dead first). Dead jobs become due now with
 -- attempts 0 and no claim, after putting lapsed claims back as a pop would
 -- (a claim that used the last attempt is dead by then). Returns { how many
@@ -6,8 +6,9 @@
 --!include _queue_common.lua
 put_back_lapsed()
 local ids
-if ARGV[3] == 'id' then
-  ids = { ARGV[4] }
+if ARGV[3] == 'ids' then
+  ids = {}
+  for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
 else
   ids = redis.call('ZRANGE', DEAD, 0, int_arg(4) - 1)
 end

@@ -173,6 +173,11 @@ unsafe fn wrap_methods(ce: &ClassEntry, originals: &mut Vec<(usize, Handler)>) {
                 // RateLimiter::attemptAll's: one key or a list of them
                 declare_union(info, MAY_BE_STRING | MAY_BE_ARRAY);
             }
+            if name.to_bytes() == b"id" {
+                // DelayQueue::requeueDead's and deleteDead's: one id, a list
+                // of them, or null for all
+                declare_union(info, MAY_BE_STRING | MAY_BE_ARRAY | MAY_BE_NULL);
+            }
             if CONNECTION_PARAMS
                 .iter()
                 .any(|p| p.as_bytes() == name.to_bytes())

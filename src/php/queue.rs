@@ -2,7 +2,7 @@
 //! `RedisKit\DelayQueue`: argument checks and PHP arrays around `crate::queue`.
 use super::{
     array_entries, binary, bytes_of, connection_arg, keys, options_arg, php_list, settings, throw,
-    type_name, value_error, Bytes,
+    type_error, type_name, value_error, Bytes,
 };
 use crate::conn::shown;
 use crate::queue::{self, Job};
@@ -56,6 +56,64 @@ fn job_array(j: Job) -> PhpResult<ZBox<ZendHashTable>> {
 
 fn job_list(list: Vec<Job>) -> PhpResult<ZBox<ZendHashTable>> {
     php_list(list, job_array)
+}
+
+fn job_info(j: queue::JobInfo) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut h = ZendHashTable::with_capacity(7);
+    keys::set(&mut h, "id", binary(j.id))?;
+    h.insert("state", j.state.name())?;
+    keys::set(&mut h, "attempts", j.attempts)?;
+    h.insert("at", j.at)?;
+    match j.owner {
+        Some(o) => h.insert("owner", binary(o))?,
+        None => h.insert("owner", ())?,
+    }
+    h.insert("size", j.size)?;
+    keys::set(&mut h, "payload", binary(j.payload))?;
+    Ok(h)
+}
+
+/// requeueDead's and deleteDead's `$id`: one id, a list of them, or null
+/// (every dead job).
+fn dead_ids(method: &str, id: Option<&Zval>) -> PhpResult<Option<Vec<Vec<u8>>>> {
+    let Some(z) = id.map(Zval::dereference).filter(|z| !z.is_null()) else {
+        return Ok(None);
+    };
+    if let Some(arr) = z.array() {
+        if arr.len() > queue::MAX_IDS {
+            return Err(value_error(format!(
+                "DelayQueue::{method}: at most {} ids at once, got {}",
+                queue::MAX_IDS,
+                arr.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(arr.len());
+        for (k, v) in array_entries(arr) {
+            let Some(b) = bytes_of(v.dereference()) else {
+                return Err(value_error(format!(
+                    "DelayQueue::{method}: $id element {} is not a string ({} given)",
+                    k.label(),
+                    type_name(v)
+                )));
+            };
+            out.push(b);
+        }
+        return Ok(Some(out));
+    }
+    match bytes_of(z) {
+        Some(b) => Ok(Some(vec![b])),
+        None => Err(type_error(format!(
+            "DelayQueue::{method}(): Argument #1 ($id) must be of type array|string|null, {} given",
+            type_name(z)
+        ))),
+    }
+}
+
+fn dead_jobs(ids: &Option<Vec<Vec<u8>>>) -> queue::DeadJobs<'_> {
+    match ids {
+        Some(v) => queue::DeadJobs::Ids(v),
+        None => queue::DeadJobs::All,
+    }
 }
 
 fn id_string(id: Vec<u8>) -> String {
@@ -237,13 +295,84 @@ impl DelayQueue {
         job_list(self.inner.dead(limit).map_err(throw)?)
     }
 
-    /// Moves one dead job ($id), or all of them (null), back to the
-    /// schedule, due now, with attempts reset to 0.
-    /// @return int How many jobs moved (0 for an id that is not dead).
-    pub fn requeue_dead(&self, id: Option<Bytes>) -> PhpResult<i64> {
-        self.inner
-            .requeue_dead(id.as_ref().map(|b| b.0.as_slice()))
-            .map_err(throw)
+    /// Moves dead jobs back to the schedule, due now, with attempts reset
+    /// to 0: one ($id a string), several (a list of ids, at most 10,000), or
+    /// all of them (null). Ids that are not dead are left alone.
+    /// @param string|array|null $id
+    /// @return int How many jobs moved.
+    /// @throws \ValueError for a list with a non-string or more than 10,000 ids.
+    pub fn requeue_dead(&self, id: Option<&Zval>) -> PhpResult<i64> {
+        let ids = dead_ids("requeueDead", id)?;
+        self.inner.requeue_dead(dead_jobs(&ids)).map_err(throw)
+    }
+
+    /// Deletes dead jobs, payload included: one ($id a string), several (a
+    /// list of ids, at most 10,000), or all of them (null). Ids that are not
+    /// dead are left alone: a job in any other state is never deleted here
+    /// (cancel() deletes a scheduled or due one).
+    /// @param string|array|null $id
+    /// @return int How many jobs were deleted.
+    /// @throws \ValueError for a list with a non-string or more than 10,000 ids.
+    pub fn delete_dead(&self, id: Option<&Zval>) -> PhpResult<i64> {
+        let ids = dead_ids("deleteDead", id)?;
+        self.inner.delete_dead(dead_jobs(&ids)).map_err(throw)
+    }
+
+    /// One page of the jobs in one state, in the order they leave it:
+    /// 'scheduled' (not due yet) and 'due' (due, not claimed) by due time,
+    /// 'in_flight' (claimed, not acked) by claim deadline, 'dead' by when
+    /// they were dead-lettered. Pass the page's 'cursor' to get the next
+    /// page; it is null on the last one. Pages follow the queue as it moves:
+    /// a job that changes state between two pages is listed where it is when
+    /// its page is read, so it may be missed or listed twice.
+    ///
+    /// Each job: 'id', 'state', 'attempts', 'at' (unix seconds, Redis
+    /// clock: when it is due, when its claim lapses, or when it was
+    /// dead-lettered), 'owner' (the consumer holding an in-flight job, else
+    /// null), 'size' (payload bytes) and 'payload' (its first $preview
+    /// bytes). One round trip per page.
+    /// @param string $state 'scheduled', 'due', 'in_flight' or 'dead'.
+    /// @param int $limit 1 ..= 1000 jobs per page.
+    /// @param int $preview 0 ..= 65536 payload bytes per job.
+    /// @return array{jobs: list<array{id: string, state: string, attempts: int, at: ?float, owner: ?string, size: int, payload: string}>, cursor: ?string}
+    /// @throws \ValueError for an unknown state, a cursor jobs() did not return, or $limit or $preview out of range.
+    #[php(optional = cursor, defaults(limit = 50, preview = 256))]
+    pub fn jobs(
+        &self,
+        state: Bytes,
+        cursor: Option<Bytes>,
+        limit: i64,
+        preview: i64,
+    ) -> PhpResult<ZBox<ZendHashTable>> {
+        let Some(st) = queue::State::parse(&state.0) else {
+            return Err(value_error(format!(
+                "DelayQueue::jobs: $state must be 'scheduled', 'due', 'in_flight' or 'dead', got {}",
+                shown(&state.0)
+            )));
+        };
+        let page = self
+            .inner
+            .jobs(st, cursor.as_ref().map(|c| c.0.as_slice()), limit, preview)
+            .map_err(throw)?;
+        let mut h = ZendHashTable::with_capacity(2);
+        h.insert("jobs", php_list(page.jobs, job_info)?)?;
+        match page.cursor {
+            Some(c) => h.insert("cursor", binary(c))?,
+            None => h.insert("cursor", ())?,
+        }
+        Ok(h)
+    }
+
+    /// One job by id, in any state, with its whole payload: the same keys
+    /// as a job of jobs() ('at' is null for a due job whose due time could
+    /// not be found), or null when the queue has no such job (never pushed,
+    /// acked, cancelled or deleted). One round trip.
+    /// @return array{id: string, state: string, attempts: int, at: ?float, owner: ?string, size: int, payload: string}|null
+    pub fn job(&self, id: Bytes) -> PhpResult<Option<ZBox<ZendHashTable>>> {
+        match self.inner.job(&id.0).map_err(throw)? {
+            Some(j) => Ok(Some(job_info(j)?)),
+            None => Ok(None),
+        }
     }
 
     /// Deletes every job in every state. Job ids are never reused afterwards.
