@@ -183,6 +183,7 @@ $ops = [
             if ($page['cursor'] !== null) $q->jobs($state, $page['cursor'], 1);
             foreach ($page['jobs'] as $j) $q->job($j['id']);
         }
+        $q->pause(); $q->isPaused(); $q->pop(1, 0.05); $q->resume();
         $q->requeueDead([$again[0]['id']]);
         $q->deleteDead([$again[1]['id']]);
         $q->requeueDead();

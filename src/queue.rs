@@ -103,6 +103,8 @@ pub struct Inspection {
     pub next_due_at: Option<f64>,
     /// The Redis clock when it was read.
     pub now: f64,
+    /// `pause()`d: pops hand out nothing.
+    pub paused: bool,
 }
 
 /// The states `jobs()` lists.
@@ -636,6 +638,9 @@ impl DelayQueue {
 
     /// Deletes a job that is not in flight (scheduled, due or dead).
     pub fn cancel(&self, id: &[u8]) -> Result<bool> {
+        if id.is_empty() {
+            return Ok(false); // never a job id (the schedule's pause mark)
+        }
         let mut c = self.call(&scripts::QUEUE_CANCEL, "");
         c.arg(id);
         Ok(int(conn::eval(&self.dsn, &c, false)?, "cancel")? == 1)
@@ -669,10 +674,10 @@ impl DelayQueue {
         let Value::Array(items) = v else {
             return Err(Error::unexpected("inspect", &v));
         };
-        if items.len() != 7 {
+        if items.len() != 8 {
             return Err(Error::unexpected("inspect", &Value::Array(items)));
         }
-        let mut n = [0i64; 7];
+        let mut n = [0i64; 8];
         for (slot, item) in n.iter_mut().zip(items) {
             *slot = match item {
                 Value::BulkString(b) => std::str::from_utf8(&b)
@@ -694,7 +699,34 @@ impl DelayQueue {
             oldest_due_at: at(n[4]),
             next_due_at: at(n[5]),
             now: n[6] as f64 / 1000.0,
+            paused: n[7] == 1,
         })
+    }
+
+    /// Pauses the queue: pushes are taken as ever, pops hand out nothing
+    /// (a blocked `pop` keeps waiting) until `resume()`. Claims already
+    /// handed out stay valid. Returns whether it was running.
+    pub fn pause(&self) -> Result<bool> {
+        self.set_paused(true)
+    }
+
+    /// Resumes a paused queue and wakes a consumer blocked in `pop`.
+    /// Returns whether it was paused.
+    pub fn resume(&self) -> Result<bool> {
+        self.set_paused(false)
+    }
+
+    fn set_paused(&self, on: bool) -> Result<bool> {
+        let mut c = self.call(&scripts::QUEUE_PAUSE, "");
+        c.arg(if on { "1" } else { "0" });
+        Ok(int(conn::eval(&self.dsn, &c, true)?, "pause")? == 1)
+    }
+
+    /// Whether the queue is paused (one read).
+    pub fn is_paused(&self) -> Result<bool> {
+        let mut a = Args::cmd("ZSCORE");
+        a.push(&self.keys[0]).push(b"");
+        Ok(!matches!(conn::command(&self.dsn, &a, true)?, Value::Nil))
     }
 
     /// The oldest dead-lettered jobs first.
@@ -832,6 +864,9 @@ impl DelayQueue {
 
     /// One job by id, in whatever state it is; `None` when there is none.
     pub fn job(&self, id: &[u8]) -> Result<Option<JobInfo>> {
+        if id.is_empty() {
+            return Ok(None);
+        }
         let mut c = self.call(&scripts::QUEUE_JOB, "");
         c.arg(id);
         let v = conn::eval(&self.dsn, &c, true)?;
@@ -1142,6 +1177,33 @@ mod tests {
         assert_eq!(q.delete_dead(DeadJobs::All).unwrap(), 1);
         assert_eq!(q.job(&claimed[0].id).unwrap(), None);
         assert!(q.jobs(State::Due, Some(b"nonsense"), 10, 0).is_err());
+        cleanup(&q);
+    }
+
+    /// A paused queue takes pushes, hands out nothing and counts no job
+    /// for its pause mark; resumed, it hands out in order again.
+    #[test]
+    fn pause_and_resume() {
+        let q = live(Config {
+            visibility_ms: 60_000,
+            max_attempts: 5,
+            backoff_ms: 0,
+        });
+        assert!(q.pause().unwrap());
+        assert!(!q.pause().unwrap());
+        let a = q.push(b"a", 0.0).unwrap();
+        q.push(b"later", 3600.0).unwrap();
+        assert!(q.pop(5, 0.0).unwrap().is_empty());
+        let c = q.counts().unwrap();
+        assert_eq!((c.scheduled, c.due), (1, 1), "{c:?}");
+        assert!(q.inspect().unwrap().paused);
+        assert!(!q.cancel(b"").unwrap());
+        assert!(q.is_paused().unwrap());
+        assert!(q.resume().unwrap());
+        assert!(!q.resume().unwrap());
+        let got = q.pop(5, 0.0).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].id, a);
         cleanup(&q);
     }
 

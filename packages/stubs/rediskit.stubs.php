@@ -100,9 +100,17 @@ namespace RedisKit {
          * due and not claimed, null when none; 'lag' = now - oldest_due_at
          * (0.0 when none): how far the consumers are behind; 'next_due_at' of
          * the next job not due yet, null when none; 'now' the Redis clock.
-         * @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float}
+         * 'paused' is true while the queue is paused.
+         * @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float, paused: bool}
          */
         public function inspect(): array {}
+
+        /**
+         * Whether the queue is paused. One round trip.
+         *
+         * @return bool
+         */
+        public function isPaused(): bool {}
 
         /**
          * One job by id, in any state, with its whole payload: the same keys
@@ -138,6 +146,17 @@ namespace RedisKit {
          * @param string|null $cursor
          */
         public function jobs(string $state, ?string $cursor = null, int $limit = 50, int $preview = 256): array {}
+
+        /**
+         * Pauses the queue, for every process using it: pushes are taken as
+         * ever, pop() hands out nothing (a pop() with $wait keeps waiting, and
+         * gets jobs as soon as the queue is resumed); jobs already claimed can
+         * still be acked, retried and touched, and a lapsed claim still goes
+         * back (or dead). The pause is stored in Redis, in the queue's
+         * schedule: purge() ends it too. One round trip.
+         * @return bool true if the queue was running, false if it was paused already.
+         */
+        public function pause(): bool {}
 
         /**
          * Claims up to $max due jobs (earliest due first, push order for equal
@@ -212,6 +231,12 @@ namespace RedisKit {
          * @throws \ValueError for a list with a non-string or more than 10,000 ids.
          */
         public function requeueDead(string|array|null $id = null): int {}
+
+        /**
+         * Resumes a paused queue and wakes a consumer blocked in pop().
+         * @return bool true if the queue was paused, false if it was running.
+         */
+        public function resume(): bool {}
 
         /**
          * Gives a claimed job back, due $delay seconds from now. Counts as a

@@ -15,6 +15,9 @@
 --          than a sorted-set insert); pop merges it with the schedule's due
 --          jobs in (due time, id) order. Everything else (delays, retries,
 --          lapsed claims, requeued dead jobs) goes to the schedule.
+--          The schedule's member '' (score -inf, first of all) is not a job:
+--          it marks a paused queue (queue_pause.lua), and every script that
+--          reads the schedule's head or counts it knows it.
 -- ARGV[1] config "visibility_ms;max_attempts;backoff_ms"
 -- ARGV[2] the caller's consumer identity ('' when it does not matter)
 local SCHED, FLIGHT, DEAD, PAYLOAD, ATTEMPTS, CLAIM, SEQ, NOTIFY, WAITING, READY =
@@ -23,6 +26,8 @@ local VT, MAX_ATTEMPTS, BACKOFF = string.match(ARGV[1], '^(%d+);(%d+);(%d+)$')
 if not VT then return redis.error_reply('ERR rediskit: bad queue config') end
 VT, MAX_ATTEMPTS, BACKOFF = tonumber(VT), tonumber(MAX_ATTEMPTS), tonumber(BACKOFF)
 local OWNER = ARGV[2]
+-- the schedule's pause mark (never a job id: ids are not empty)
+local PAUSED = ''
 
 -- Wake-up tokens are hints: at most NOTIFY_CAP wait in the list, and the list
 -- expires NOTIFY_TTL_MS after the last one was pushed.
@@ -66,11 +71,13 @@ local function ready_entry(e)
   return id, tonumber(due) or 0
 end
 
--- Due ms of the first job (scheduled or ready), or nil.
+-- Due ms of the first job (scheduled or ready), or nil; the pause mark is
+-- not a job.
 local function head_due()
   local r = redis.call('LINDEX', READY, 0)
-  local h = redis.call('ZRANGE', SCHED, 0, 0, 'WITHSCORES')
-  local d = h[2] and tonumber(h[2])
+  local h = redis.call('ZRANGE', SCHED, 0, 1, 'WITHSCORES')
+  local d
+  if h[1] == PAUSED then d = h[4] and tonumber(h[4]) else d = h[2] and tonumber(h[2]) end
   if r then
     local _, rd = ready_entry(r)
     if not d or rd < d then d = rd end

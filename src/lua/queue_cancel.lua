@@ -4,6 +4,7 @@
 -- claimed by a consumer now).
 --!include _queue_common.lua
 local id = ARGV[3]
+if id == PAUSED then return 0 end -- the pause mark is not a job
 put_back_lapsed()
 if redis.call('ZREM', SCHED, id) == 1 or redis.call('ZREM', DEAD, id) == 1 then
   forget(id)

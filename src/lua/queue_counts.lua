@@ -3,7 +3,9 @@
 -- and whose backoff is over counts as due, not in flight).
 --!include _queue_common.lua
 put_back_lapsed()
-local total = redis.call('ZCARD', SCHED)
-local due = redis.call('ZCOUNT', SCHED, '-inf', fmt(NOW_MS))
+-- (the pause mark, if paused, is not a job)
+local mark = redis.call('ZSCORE', SCHED, PAUSED) and 1 or 0
+local total = redis.call('ZCARD', SCHED) - mark
+local due = redis.call('ZCOUNT', SCHED, '-inf', fmt(NOW_MS)) - mark
 local ready = redis.call('LLEN', READY)
 return { total - due, due + ready, redis.call('ZCARD', FLIGHT), redis.call('ZCARD', DEAD) }

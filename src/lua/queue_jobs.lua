@@ -42,7 +42,7 @@ local function zpage(key, lo, hi, n)
     for i = 1, #r, 2 do
       local s = tonumber(r[i + 1])
       if s > hi then break end
-      out[#out + 1] = { r[i], s }
+      if r[i] ~= PAUSED then out[#out + 1] = { r[i], s } end
     end
     return out
   end
@@ -53,7 +53,7 @@ local function zpage(key, lo, hi, n)
     local r = redis.call('ZRANGE', key, bound(min), bound(hi), 'BYSCORE', 'LIMIT', off, chunk, 'WITHSCORES')
     for i = 1, #r, 2 do
       local s = tonumber(r[i + 1])
-      if after(s, r[i]) then
+      if r[i] ~= PAUSED and after(s, r[i]) then
         out[#out + 1] = { r[i], s }
         if #out == n then break end
       end

@@ -7,10 +7,13 @@
 --    in flight as "<id>|<owner>". Due ids whose payload is gone (deleted, or
 --    evicted under an allkeys-* maxmemory-policy) are dropped on the way, at
 --    most REMNANT_LIMIT per call, and do not take the caller's slots.
+-- A paused queue (the schedule's first member is the pause mark) claims
+-- nothing after step 1, and a waiting caller waits its whole wait, until
+-- resume() wakes it.
 -- Returns { µs until the next job is due or the next claim expires (0: now,
--- -1: nothing scheduled or in flight; only computed for a waiting caller that
--- got no job), jobs its bookkeeping dead-lettered, id, payload, attempts
--- (nil = 0), due ms, id, ... }.
+-- -1: nothing scheduled or in flight, or paused; only computed for a waiting
+-- caller that got no job), jobs its bookkeeping dead-lettered, id, payload,
+-- attempts (nil = 0), due ms, id, ... }.
 --!include _queue_common.lua
 local max = int_arg(3)
 local wait_ms = int_arg(4)
@@ -32,11 +35,14 @@ local has_attempts, has_claims
 local deadline = fmt(math.ceil(NOW_US / 1000) + VT)
 local suffix = '|' .. OWNER
 local fetch = max + 1
+local paused = false
 while true do
   -- the schedule's due jobs and the ready list's head, merged in (due
   -- time, id) order; a source whose fetched slice was full may hold more
   -- beyond it, so the merge stops where such a slice ends
   local due = redis.call('ZRANGE', SCHED, '-inf', now_ms, 'BYSCORE', 'LIMIT', 0, fetch, 'WITHSCORES')
+  -- the pause mark sorts first of all: no extra call to know
+  if due[1] == PAUSED then paused = true break end
   local ns = #due / 2
   local rdy, want
   if ns == 0 and dropped == 0 then
@@ -147,7 +153,9 @@ end
 if waiting and more_due and redis.call('LLEN', NOTIFY) == 0 then wake() end
 
 -- 3. for a caller about to wait: when the next job is due or claim expires
-if waiting and claimed == 0 then
+if waiting and claimed == 0 and paused then
+  will_wait(wait_ms)
+elseif waiting and claimed == 0 then
   local nxt = -1
   local h = head_due()
   if h then nxt = math.max(0, h * 1000 - NOW_US) end

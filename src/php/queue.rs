@@ -267,7 +267,8 @@ impl DelayQueue {
     /// due and not claimed, null when none; 'lag' = now - oldest_due_at
     /// (0.0 when none): how far the consumers are behind; 'next_due_at' of
     /// the next job not due yet, null when none; 'now' the Redis clock.
-    /// @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float}
+    /// 'paused' is true while the queue is paused.
+    /// @return array{scheduled: int, due: int, in_flight: int, dead: int, oldest_due_at: ?float, lag: float, next_due_at: ?float, now: float, paused: bool}
     pub fn inspect(&self) -> PhpResult<ZBox<ZendHashTable>> {
         let i = self.inner.inspect().map_err(throw)?;
         let c = i.counts;
@@ -280,7 +281,30 @@ impl DelayQueue {
         h.insert("lag", i.oldest_due_at.map_or(0.0, |t| (i.now - t).max(0.0)))?;
         h.insert("next_due_at", i.next_due_at)?;
         h.insert("now", i.now)?;
+        h.insert("paused", i.paused)?;
         Ok(h)
+    }
+
+    /// Pauses the queue, for every process using it: pushes are taken as
+    /// ever, pop() hands out nothing (a pop() with $wait keeps waiting, and
+    /// gets jobs as soon as the queue is resumed); jobs already claimed can
+    /// still be acked, retried and touched, and a lapsed claim still goes
+    /// back (or dead). The pause is stored in Redis, in the queue's
+    /// schedule: purge() ends it too. One round trip.
+    /// @return bool true if the queue was running, false if it was paused already.
+    pub fn pause(&self) -> PhpResult<bool> {
+        self.inner.pause().map_err(throw)
+    }
+
+    /// Resumes a paused queue and wakes a consumer blocked in pop().
+    /// @return bool true if the queue was paused, false if it was running.
+    pub fn resume(&self) -> PhpResult<bool> {
+        self.inner.resume().map_err(throw)
+    }
+
+    /// Whether the queue is paused. One round trip.
+    pub fn is_paused(&self) -> PhpResult<bool> {
+        self.inner.is_paused().map_err(throw)
     }
 
     /// Dead-lettered jobs, the earliest dead-lettered first. 'attempts' is
