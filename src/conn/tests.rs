@@ -228,19 +228,15 @@ fn wait_signal_wakes_on_push_and_on_time() {
             );
         }
     }
-    // a push from elsewhere wakes it at once
+    // a push from elsewhere wakes it: at its deadline it would return None
     let k2 = k.clone();
     let pusher = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(50));
         command(&test_dsn(), &cmd(&[b"LPUSH", &k2, b"tok"]), false).unwrap();
-        Instant::now()
     });
-    let got = wait_signal(&dsn, &k, Duration::from_secs(5)).unwrap();
-    let woke = Instant::now();
-    let pushed = pusher.join().unwrap();
-    // woken by the push: at the 5 s deadline it would have returned None
+    let got = wait_signal(&dsn, &k, Duration::from_secs(30)).unwrap();
+    pusher.join().unwrap();
     assert_eq!(got, Some(b"tok".to_vec()));
-    assert!(woke >= pushed);
     // the connection is still usable afterwards
     assert_eq!(
         wait_signal(&dsn, &k, Duration::from_millis(5)).unwrap(),
@@ -282,10 +278,10 @@ fn a_signal_does_not_break_a_reply_read() {
 fn unreachable_hosts_fail_within_the_connect_timeout() {
     // nothing listens on port 1 of loopback: refused at once
     let dsn = Dsn::parse("redis://127.0.0.1:1?timeout=0.3", Timeouts::default()).unwrap();
-    let t = Instant::now();
     let err = command(&dsn, &cmd(&[b"PING"]), true).unwrap_err();
     assert!(matches!(err, Error::Connection(_)), "{err}");
-    assert!(t.elapsed() < Duration::from_millis(300));
+    // refused, not left to the connect timeout (its message would say so)
+    assert!(err.to_string().contains("refused"), "{err}");
 }
 
 #[test]
@@ -307,20 +303,13 @@ fn tls_to_a_plain_text_server_is_recognised_at_once() {
     )
     .unwrap();
     for _ in 0..5 {
-        let start = Instant::now();
         let err = command(&dsn, &cmd(&[b"PING"]), true).unwrap_err();
         assert!(
             matches!(err, Error::Connection(ref m) if m.contains("did not answer TLS: it speaks plain-text Redis")),
             "{err}"
         );
-        // not the 5 s connect timeout: about 50 ms (the probe's delay), and
-        // at most 500 ms after a TCP connect however slow (a SYN lost on a
-        // loaded machine is sent again after 1 s)
-        assert!(
-            start.elapsed() < Duration::from_millis(2500),
-            "{:?}",
-            start.elapsed()
-        );
+        // the probe's answer, not the 5 s connect timeout: the message above
+        // says which, and how long it took is for `make bench`
     }
 }
 

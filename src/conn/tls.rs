@@ -622,7 +622,6 @@ mod tests {
         std::fs::write(&big, vec![b'#'; FILE_MAX as usize + 1]).unwrap();
         let max = dir.join("max.pem");
         std::fs::write(&max, vec![b'#'; FILE_MAX as usize]).unwrap();
-        let start = Instant::now();
         for (path, want) in [
             ("/dev/zero", "cafile=/dev/zero is a character device"),
             ("/dev/urandom", "cafile=/dev/urandom is a character device"),
@@ -643,7 +642,6 @@ mod tests {
         );
         let e = certificates("cafile", max.to_str().unwrap()).unwrap_err();
         assert!(e.contains("holds no PEM certificate"), "{e}");
-        assert!(start.elapsed() < Duration::from_secs(2));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
