@@ -16,7 +16,9 @@ use Illuminate\Support\ServiceProvider;
  * config rediskit.throttle_alias is false) RedisKit\Laravel\ThrottleRequests
  * as the `throttle` route middleware, in place of the one the application's
  * HTTP kernel names, and (when config rediskit.metrics.route is a path) the
- * Prometheus endpoint there. Auto-discovered (composer.json extra.laravel.providers).
+ * Prometheus endpoint there; in the console, the `rediskit:status`,
+ * `rediskit:pause` and `rediskit:resume` commands. Auto-discovered
+ * (composer.json extra.laravel.providers).
  * Booting sends nothing to Redis.
  */
 class RedisKitServiceProvider extends ServiceProvider
@@ -58,6 +60,10 @@ class RedisKitServiceProvider extends ServiceProvider
     {
         if (method_exists($this->app, 'configPath')) {
             $this->publishes([__DIR__ . '/../config/rediskit.php' => $this->app->configPath('rediskit.php')], 'rediskit-config');
+        }
+
+        if ($this->app->runningInConsole()) {
+            $this->commands([Console\StatusCommand::class, Console\PauseCommand::class, Console\ResumeCommand::class]);
         }
 
         // the Prometheus endpoint, where config rediskit.metrics.route says

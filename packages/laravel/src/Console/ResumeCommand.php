@@ -1,0 +1,26 @@
+<?php
+
+namespace RedisKit\Laravel\Console;
+
+/**
+ * `php artisan rediskit:resume {queue?} {--connection=}`: ends a pause;
+ * workers waiting for a job get one at once.
+ */
+class ResumeCommand extends QueueCommand
+{
+    protected $signature = 'rediskit:resume
+        {queue? : the queue (default: the connection\'s default queue)}
+        {--connection= : the rediskit queue connection (default: queue.default)}';
+
+    protected $description = 'Resume a paused rediskit queue';
+
+    public function handle(): int
+    {
+        $queue = $this->rediskitQueue($this->option('connection'));
+        $name = $queue->getQueue($this->argument('queue'));
+        $changed = $queue->delayQueue($name)->resume();
+        $this->info($changed ? "Resumed queue \"$name\"." : "Queue \"$name\" was not paused.");
+
+        return self::SUCCESS;
+    }
+}
