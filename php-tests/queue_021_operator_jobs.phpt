@@ -51,6 +51,40 @@ echo "scheduled while the cursor's job is cancelled: ", var_export(array_column(
 $want = array_values(array_filter($want, fn($id) => !in_array($id, array_filter($seen, fn($k) => $k % 2 === 0, ARRAY_FILTER_USE_KEY), true)));
 echo "what is left lists once each: ", var_export(array_column($all('scheduled', 6), 'id') === $want, true), "\n";
 
+// the cursor's job moves to a later time between pages (cancelled and
+// pushed again under a new id is all a scheduled job can do; a claimed one is
+// retried): the next page still starts after the cursor's old place
+$q2 = new RedisKit\DelayQueue('q2', rk_conn(), ['prefix' => $ns, 'consumer' => 'w2']);
+$first = $q2->pushAt('first', $t0 + 100);
+$ids2 = $q2->pushMany(['x1', 'x2', 'x3', 'x4'], 200);
+$p1 = $q2->jobs('scheduled', null, 2);
+echo "page 1: ", implode(',', array_column($p1['jobs'], 'payload')), "\n";
+$q2->pushAt('moved', $t0 + 50);                          // before the cursor: not on later pages
+$moved = [];
+foreach ($q2->jobs('scheduled', $p1['cursor'], 10)['jobs'] as $j) $moved[] = $j['payload'];
+echo "page 2: ", implode(',', $moved), "\n";
+// an in-flight listing whose cursor job's claim is extended (touch(): same
+// member, later deadline) between pages: the rest still follows, and the
+// touched job shows again at its new place
+$c3 = $q2->pushMany(['f1', 'f2', 'f3']);
+$redisMs = function () use ($raw) {
+    [$s, $us] = $raw->cmd('TIME');
+    return intdiv((int)$s * 1000000 + (int)$us, 1000);
+};
+$nextMs = function () use ($redisMs) {                    // until the Redis clock has moved on
+    $now = $redisMs();
+    rk_assert(rk_until(fn() => $redisMs() > $now + 1, 5), 'the Redis clock moves');
+};
+foreach ($c3 as $_) {
+    $q2->pop(1);
+    $nextMs();                                           // claimed at different milliseconds
+}
+$p1 = $q2->jobs('in_flight', null, 1);
+echo "in flight page 1: ", implode(',', array_column($p1['jobs'], 'payload')), "\n";
+$q2->touch($p1['jobs'][0]['id']);
+echo "in flight page 2: ", implode(',', array_column($q2->jobs('in_flight', $p1['cursor'], 10)['jobs'], 'payload')), "\n";
+$q2->purge();
+
 // due: the ready list (pushed without a delay) merged with due jobs of the
 // schedule, by due time
 $past = $q->pushAt('past', $t0 - 50);
@@ -154,6 +188,10 @@ times ascending: true
 falling-1 due at t0+1001: true
 scheduled while the cursor's job is cancelled: true
 what is left lists once each: true
+page 1: first,x1
+page 2: x2,x3,x4
+in flight page 1: f1
+in flight page 2: f2,f3,f1
 due, 5 a page: true
 due while each cursor's job is cancelled: true
 due left: 9, every third cancelled: true

@@ -32,11 +32,13 @@ local function after(s, m)
 end
 
 -- up to n entries { member, score } of a sorted set with lo <= score <= hi,
--- after the cursor: from the cursor's rank while its member is still there,
--- else from its score, passing over the ties up to its member
+-- after the cursor: from the cursor's rank while its member is still there
+-- with the same score, else from its score, passing over the ties up to its
+-- member
 local function zpage(key, lo, hi, n)
   local out = {}
-  if cs and cs >= lo and redis.call('ZSCORE', key, cm) then
+  local at = cs and cs >= lo and redis.call('ZSCORE', key, cm)
+  if at and tonumber(at) == cs then
     local start = redis.call('ZRANK', key, cm) + 1
     local r = redis.call('ZRANGE', key, start, start + n - 1, 'WITHSCORES')
     for i = 1, #r, 2 do
