@@ -26,6 +26,12 @@ $l = new RedisKit\RedisLock('res', $m->url, ['wait_replicas' => 1, 'wait_timeout
 var_dump($l->acquire(), $l->isAcquired(), is_int($l->fencingToken()));
 var_dump($r->raw()->cmd('GET', 'res') === $l->token());   // the replica has it already
 var_dump($l->release());
+// the attempt and its WAIT travel together: one round trip per acquire
+$trips = fn() => RedisKit\metrics()['connection']["127.0.0.1:{$m->port}"]['round_trips'] ?? null;
+$before = $trips();
+$got = $l->acquire();
+echo "acquire with wait_replicas: ", var_export($got, true), ", round trips: ", $before === null ? 'no metrics' : $trips() - $before, "\n";
+$l->release();
 // a plain lock on the same server is unaffected
 $p = new RedisKit\RedisLock('res', $m->url, ['watchdog' => false]);
 var_dump($p->acquire(), $p->release());
@@ -42,5 +48,6 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
+acquire with wait_replicas: true, round trips: 1
 bool(true)
 bool(true)

@@ -778,9 +778,18 @@ impl Lock {
                 c.key(node.lock()).arg(token).int(ttl_ms);
                 c
             };
-            let attempt = conn::eval(&node.dsn, &c, true)
-                .and_then(parse_attempt)
-                .and_then(|a| self.confirmed_by_replicas(token, a));
+            let attempt = if sh.replicas > 0 {
+                // the attempt and its WAIT in one round trip
+                let wait_ms = ms_of(sh.replica_wait) as i64;
+                conn::eval_then_wait(&node.dsn, &c, sh.replicas, wait_ms, true).and_then(
+                    |(v, acked)| {
+                        let a = parse_attempt(v)?;
+                        self.confirmed_by_replicas(token, a, acked)
+                    },
+                )
+            } else {
+                conn::eval(&node.dsn, &c, true).and_then(parse_attempt)
+            };
             let (pttl, head) = match attempt {
                 Ok(Attempt::Got(f)) => return Ok(Some(f)),
                 Ok(Attempt::Busy { pttl, head }) => {
@@ -825,18 +834,20 @@ impl Lock {
     }
 
     /// With `wait_replicas`: the lock counts only once that many replicas
-    /// have it (WAIT, on the connection that took it). Otherwise it is given
-    /// back at once and the attempt counts as busy.
-    fn confirmed_by_replicas(&self, token: &[u8], a: Attempt) -> Result<Attempt> {
+    /// have it (`acked`: the WAIT sent right after the attempt, on the
+    /// connection that took it). Otherwise it is given back at once and the
+    /// attempt counts as busy.
+    fn confirmed_by_replicas(
+        &self,
+        token: &[u8],
+        a: Attempt,
+        acked: Result<i64>,
+    ) -> Result<Attempt> {
         let sh = &self.sh;
-        if sh.replicas == 0 || !matches!(a, Attempt::Got(_)) {
+        if !matches!(a, Attempt::Got(_)) {
             return Ok(a);
         }
         let node = &sh.nodes[0];
-        let mut w = Args::cmd("WAIT");
-        w.int(sh.replicas).int(ms_of(sh.replica_wait) as i64);
-        w.route = Some(node.lock().to_vec());
-        let acked = conn::command(&node.dsn, &w, false).and_then(|v| int(v, "WAIT"));
         if matches!(acked, Ok(n) if n >= sh.replicas) {
             return Ok(a);
         }

@@ -417,6 +417,55 @@ pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
     check_as(v, || call.describe(by_body.get()))
 }
 
+/// Runs one script and then `WAIT replicas timeout_ms` on the same
+/// connection, in one round trip (plus one more if the server had lost the
+/// script): the script's reply, and how many replicas confirmed the writes
+/// made so far on that connection (the script's included). The read allows
+/// for the WAIT's own timeout.
+pub fn eval_then_wait(
+    dsn: &Dsn,
+    call: &ScriptCall,
+    replicas: i64,
+    timeout_ms: i64,
+    retry_safe: bool,
+) -> Result<(Value, Result<i64>)> {
+    let timeout = dsn.read_timeout + Duration::from_millis(timeout_ms.max(0) as u64);
+    let by_body = std::cell::Cell::new(false);
+    let mut wait = Args::cmd("WAIT");
+    wait.int(replicas).int(timeout_ms);
+    let wait = wait.packed();
+    let v = dispatch(
+        dsn,
+        || call.route(),
+        Slot::Main,
+        retry_safe,
+        |w| {
+            let mut packed = Scratch::take();
+            let packed = &mut packed.0;
+            call.pack(packed, false);
+            packed.extend_from_slice(&wait);
+            by_body.set(false);
+            let mut replies = w.pipeline(packed, 2, timeout)?;
+            if is_noscript(&replies[0]) {
+                // the server lost its script cache: the body, and WAIT again
+                stats::noscript_fallback();
+                stats::script_loaded();
+                packed.clear();
+                call.pack(packed, true);
+                packed.extend_from_slice(&wait);
+                by_body.set(true);
+                replies = w.pipeline(packed, 2, timeout)?;
+            }
+            Ok(Value::Array(replies))
+        },
+    )?;
+    let mut replies = array(v, 2)?.into_iter();
+    let script = replies.next().unwrap_or(Value::Nil);
+    let acked = check_as(replies.next().unwrap_or(Value::Nil), || "WAIT".to_string())
+        .and_then(|v| int(v, "WAIT"));
+    Ok((check_as(script, || call.describe(by_body.get()))?, acked))
+}
+
 /// Runs many script calls in one pipeline (one round trip, plus one more if
 /// the server had lost a script). Returns one reply per call, errors included
 /// as `Value::ServerError` so the caller can report which one failed.
