@@ -139,6 +139,41 @@ fn a_killed_connection_is_replaced_before_writing() {
 }
 
 #[test]
+fn a_script_and_its_wait_in_one_call() {
+    // a body this server has never seen: NOSCRIPT first, then body and WAIT again
+    let body: &'static str = Box::leak(
+        format!(
+            "-- wait {:?}\nredis.call('SET', KEYS[1], ARGV[1]) return ARGV[1]",
+            Instant::now()
+        )
+        .into_boxed_str(),
+    );
+    let sha: &'static str = Box::leak(
+        sha1_smol::Sha1::from(body)
+            .digest()
+            .to_string()
+            .into_boxed_str(),
+    );
+    let set: &'static Script = Box::leak(Box::new(Script {
+        name: "set_then_wait",
+        body,
+        sha,
+    }));
+    let dsn = test_dsn();
+    let k = key("then-wait");
+    let mut c = ScriptCall::new(set);
+    c.key(&k).arg("v");
+    for _ in 0..2 {
+        let (v, acked) = eval_then_wait(&dsn, &c, 0, 10, true).unwrap();
+        assert_eq!(v, Value::BulkString(b"v".to_vec()));
+        // WAIT 0 answers at once: how many replicas have the write (none
+        // or some, whatever the test server has)
+        assert!(acked.unwrap() >= 0);
+    }
+    command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
+}
+
+#[test]
 fn noscript_falls_back_to_eval_in_the_same_call() {
     // a script body this server has never seen (unique per run)
     let body: &'static str =
