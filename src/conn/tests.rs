@@ -138,27 +138,28 @@ fn a_killed_connection_is_replaced_before_writing() {
     command(&dsn, &cmd(&[b"DEL", &k]), true).unwrap();
 }
 
-#[test]
-fn a_script_and_its_wait_in_one_call() {
-    // a body this server has never seen: NOSCRIPT first, then body and WAIT again
-    let body: &'static str = Box::leak(
-        format!(
-            "-- wait {:?}\nredis.call('SET', KEYS[1], ARGV[1]) return ARGV[1]",
-            Instant::now()
-        )
-        .into_boxed_str(),
-    );
+/// A script whose body this server has never seen (unique per run), so the
+/// first call meets NOSCRIPT.
+fn fresh_script(name: &'static str, body: String) -> &'static Script {
+    let body: &'static str = Box::leak(body.into_boxed_str());
     let sha: &'static str = Box::leak(
         sha1_smol::Sha1::from(body)
             .digest()
             .to_string()
             .into_boxed_str(),
     );
-    let set: &'static Script = Box::leak(Box::new(Script {
-        name: "set_then_wait",
-        body,
-        sha,
-    }));
+    Box::leak(Box::new(Script { name, body, sha }))
+}
+
+#[test]
+fn a_script_and_its_wait_in_one_call() {
+    let set = fresh_script(
+        "set_then_wait",
+        format!(
+            "-- wait {:?}\nredis.call('SET', KEYS[1], ARGV[1]) return ARGV[1]",
+            Instant::now()
+        ),
+    );
     let dsn = test_dsn();
     let k = key("then-wait");
     let mut c = ScriptCall::new(set);
@@ -175,20 +176,7 @@ fn a_script_and_its_wait_in_one_call() {
 
 #[test]
 fn noscript_falls_back_to_eval_in_the_same_call() {
-    // a script body this server has never seen (unique per run)
-    let body: &'static str =
-        Box::leak(format!("-- {:?}\nreturn ARGV[1]", Instant::now()).into_boxed_str());
-    let sha: &'static str = Box::leak(
-        sha1_smol::Sha1::from(body)
-            .digest()
-            .to_string()
-            .into_boxed_str(),
-    );
-    let echo: &'static Script = Box::leak(Box::new(Script {
-        name: "echo",
-        body,
-        sha,
-    }));
+    let echo = fresh_script("echo", format!("-- {:?}\nreturn ARGV[1]", Instant::now()));
     let dsn = test_dsn();
     let mut c = ScriptCall::new(echo);
     c.arg("hi");
@@ -427,24 +415,13 @@ fn transactions_apply_whole_or_not_at_all() {
         vec![Value::Int(1), Value::Int(2)]
     );
 
-    let body: &'static str = Box::leak(
+    let add = fresh_script(
+        "add",
         format!(
             "#!lua\n-- {:?}\nreturn redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])",
             Instant::now()
-        )
-        .into_boxed_str(),
+        ),
     );
-    let sha: &'static str = Box::leak(
-        sha1_smol::Sha1::from(body)
-            .digest()
-            .to_string()
-            .into_boxed_str(),
-    );
-    let add: &'static Script = Box::leak(Box::new(Script {
-        name: "add",
-        body,
-        sha,
-    }));
     let calls: Vec<_> = (0..3)
         .map(|i| {
             let mut c = ScriptCall::new(add);

@@ -158,6 +158,17 @@ local function alloc_ids(n)
   return NOW_US, true
 end
 
+-- The dead jobs an operator call names: ARGV[3] 'ids' (ARGV[4..] = job ids)
+-- or 'all' (ARGV[4] = at most this many, oldest dead first).
+local function dead_ids_arg()
+  if ARGV[3] == 'ids' then
+    local ids = {}
+    for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
+    return ids
+  end
+  return redis.call('ZRANGE', DEAD, 0, int_arg(4) - 1)
+end
+
 -- Most lapsed claims one script puts back (bounded work: a mass expiry is
 -- worked off this many per call).
 local LAPSED_LIMIT = 100

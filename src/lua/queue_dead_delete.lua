@@ -5,13 +5,7 @@
 -- is left alone. Returns { how many were deleted, dead entries looked at }.
 --!include _queue_common.lua
 put_back_lapsed()
-local ids
-if ARGV[3] == 'ids' then
-  ids = {}
-  for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = redis.call('ZRANGE', DEAD, 0, int_arg(4) - 1)
-end
+local ids = dead_ids_arg()
 local deleted = 0
 for _, id in ipairs(ids) do
   if redis.call('ZREM', DEAD, id) == 1 then

@@ -18,11 +18,6 @@ class PauseCommand extends QueueCommand
 
     public function handle(): int
     {
-        $queue = $this->rediskitQueue($this->option('connection'));
-        $name = $queue->getQueue($this->argument('queue'));
-        $changed = $queue->delayQueue($name)->pause();
-        $this->info($changed ? "Paused queue \"$name\"." : "Queue \"$name\" was paused already.");
-
-        return self::SUCCESS;
+        return $this->setPaused(true);
     }
 }

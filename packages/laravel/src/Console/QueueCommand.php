@@ -40,4 +40,24 @@ abstract class QueueCommand extends Command
 
         return $this->laravel['queue']->connection($name);
     }
+
+    /**
+     * pause() or resume() on the queue the `queue` argument and the
+     * --connection option name, with a line saying what changed.
+     */
+    protected function setPaused(bool $pause): int
+    {
+        $queue = $this->rediskitQueue($this->option('connection'));
+        $name = $queue->getQueue($this->argument('queue'));
+        $delayQueue = $queue->delayQueue($name);
+        $changed = $pause ? $delayQueue->pause() : $delayQueue->resume();
+        $this->info(match (true) {
+            $pause && $changed => "Paused queue \"$name\".",
+            $pause => "Queue \"$name\" was paused already.",
+            $changed => "Resumed queue \"$name\".",
+            default => "Queue \"$name\" was not paused.",
+        });
+
+        return self::SUCCESS;
+    }
 }

@@ -16,11 +16,6 @@ class ResumeCommand extends QueueCommand
 
     public function handle(): int
     {
-        $queue = $this->rediskitQueue($this->option('connection'));
-        $name = $queue->getQueue($this->argument('queue'));
-        $changed = $queue->delayQueue($name)->resume();
-        $this->info($changed ? "Resumed queue \"$name\"." : "Queue \"$name\" was not paused.");
-
-        return self::SUCCESS;
+        return $this->setPaused(false);
     }
 }
