@@ -7,23 +7,28 @@ use RedisKit\RateLimiter;
 
 $raw = new RkRaw();
 $ns = rk_ns();
+// the window, 1 s; an emulated platform stretches it and every time below
+// by its time scale (the counts stay the same)
+$S = rk_time_scale();
+$W = $S;
 $lims = [
-    // 3 per second
-    'sliding_window' => new RateLimiter('seq', 3, 1.0, rk_conn(), ['prefix' => $ns]),
-    'fixed_window' => new RateLimiter('seq', 3, 1.0, rk_conn(), ['prefix' => $ns, 'algorithm' => 'fixed_window']),
-    // 2 per second, bursts of 3
-    'token_bucket' => new RateLimiter('seq', 2, 1, rk_conn(), ['prefix' => $ns, 'algorithm' => 'token_bucket', 'burst' => 3]),
-    'gcra' => new RateLimiter('seq', 2, 1, rk_conn(), ['prefix' => $ns, 'algorithm' => 'gcra', 'burst' => 3]),
+    // 3 per window
+    'sliding_window' => new RateLimiter('seq', 3, $W, rk_conn(), ['prefix' => $ns]),
+    'fixed_window' => new RateLimiter('seq', 3, $W, rk_conn(), ['prefix' => $ns, 'algorithm' => 'fixed_window']),
+    // 2 per window, bursts of 3
+    'token_bucket' => new RateLimiter('seq', 2, $W, rk_conn(), ['prefix' => $ns, 'algorithm' => 'token_bucket', 'burst' => 3]),
+    'gcra' => new RateLimiter('seq', 2, $W, rk_conn(), ['prefix' => $ns, 'algorithm' => 'gcra', 'burst' => 3]),
 ];
 // [ms after the start, attempts]; every decision is at least 250 ms away
-// from a point where the expected count would change
+// from a point where the expected count would change (times $S)
 $phases = [[0, 5], [250, 2], [750, 2], [1250, 3], [1750, 3]];
 
-// start half-way into a 1 s window aligned on the server's clock
-$t0 = (intdiv(rate_now($raw), 1000000) + 1) * 1000000 + 500000;
+// start half-way into a window aligned on the server's clock
+$Wus = (int)round($W * 1000000);
+$t0 = (intdiv(rate_now($raw), $Wus) + 1) * $Wus + intdiv($Wus, 2);
 $counts = [];
 foreach ($phases as [$ms, $n]) {
-    $start = $t0 + $ms * 1000;
+    $start = $t0 + (int)($ms * 1000 * $S);
     rate_sleep_until($raw, $start);
     foreach ($lims as $alg => $l) {
         $c = 0;
@@ -33,7 +38,7 @@ foreach ($phases as [$ms, $n]) {
         $counts[$alg][] = $c;
     }
     $late = rate_now($raw) - $start;
-    rk_assert($late < 200000, "phase at $ms ms took {$late} µs: the machine stalled, the counts prove nothing");
+    rk_assert($late < 200000 * $S, "phase at $ms ms took {$late} µs: the machine stalled, the counts prove nothing");
 }
 foreach ($counts as $alg => $c) {
     printf("%-15s %s\n", $alg, implode(' ', $c));
@@ -42,8 +47,9 @@ foreach ($counts as $alg => $c) {
 // another subject is independent
 var_dump($lims['sliding_window']->allow('user-2'));
 
-// the result's shape
-$r = $lims['gcra']->attempt('user-3');
+// the result's shape (a 1 s window whatever the platform)
+$shape = new RateLimiter('seq', 2, 1, rk_conn(), ['prefix' => $ns, 'algorithm' => 'gcra', 'burst' => 3]);
+$r = $shape->attempt('user-3');
 var_dump($r);
 ?>
 --EXPECTF--
