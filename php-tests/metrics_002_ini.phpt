@@ -27,7 +27,15 @@ echo "a's acquire in (1 us, 0.5 s]: ", json_encode(array_values($m['lock']['a'][
 $q = new RedisKit\DelayQueue('dl', $u, ['prefix' => $ns, 'visibility_timeout' => 0.1, 'max_attempts' => 1]);
 $q->push('x');
 $q->pop();
-rk_assert(rk_until(fn() => $q->pop() === [] && $q->counts()['dead'] === 1, 10), 'the lapsed claim dead-lettered');
+// wait, reading Redis directly (counts() or a pop would put it back), until
+// the claim's deadline has passed on the Redis clock; then one pop
+$raw = new RkRaw();
+$deadline = (int)$raw->cmd('ZRANGE', "{{$ns}dl}:inflight", '0', '0', 'WITHSCORES')[1];
+rk_assert(rk_until(function () use ($raw, $deadline) {
+    [$s, $us] = $raw->cmd('TIME');
+    return intdiv((int)$s * 1000000 + (int)$us, 1000) > $deadline;
+}, 10), 'the claim lapsed');
+rk_assert($q->pop() === [] && $q->counts()['dead'] === 1, 'the lapsed claim dead-lettered by the pop');
 $dl = RedisKit\metrics()['queue']['dl'];
 echo "dead-lettered by a pop that claimed nothing: {$dl['dead_lettered']} (claimed {$dl['claimed']})\n";
 
