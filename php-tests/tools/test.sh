@@ -25,7 +25,10 @@ for p in $platforms; do
   log="$ROOT/target/test-$p.log"
   mkdir -p "$ROOT/target"
   if [ "$p" = host ]; then
-    RK_PLATFORM=host php-tests/tools/suite.sh 2>&1 | tee "$log"
+    # the host's cargo builds (the extension, the fuzz targets) are kept
+    # between runs, as each chroot's are (a fresh clone has no target/)
+    CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-${RK_CACHE:-/var/cache/rediskit}/target/host} \
+      RK_PLATFORM=host php-tests/tools/suite.sh 2>&1 | tee "$log"
   else
     php-tests/tools/platform.sh run "$p" php-tests/tools/suite.sh 2>&1 | tee "$log"
   fi
