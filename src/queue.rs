@@ -947,10 +947,7 @@ fn jobs(mut it: impl Iterator<Item = Value>) -> Result<Vec<Job>> {
         out.push(Job {
             id: bytes(id, "job id")?,
             payload: bytes(p, "job payload")?,
-            attempts: match a {
-                Value::Nil => 0,
-                a => int(a, "job attempts")?,
-            },
+            attempts: attempts(a)?,
             due_at: int(d, "job due time")? as f64 / 1000.0,
         });
     }

@@ -77,6 +77,13 @@ echo "mail paused, default not: ", $code(<<<'PHP'
 echo var_export(Queue::connection('mail')->pop() === null, true), ' ', var_export(Queue::pop() !== null, true);
 PHP), "\n";
 
+echo "queue:clear ends the pause: ", $code(<<<'PHP'
+Queue::connection('mail')->pushRaw('{"job":"m2"}');
+Queue::connection('mail')->clear('mail');
+Queue::connection('mail')->pushRaw('{"job":"m3"}');
+echo Queue::connection('mail')->pop()?->getRawBody() ?? 'nothing';
+PHP), "\n";
+
 [$rc, $out, $err] = $artisan('rediskit:pause', '--connection=sync');
 echo "a sync connection: exit $rc, ", str_contains(preg_replace('/\s+/', '', $out . $err), preg_replace('/\s+/', '', 'queue connection "sync" does not use the rediskit driver (driver sync); rediskit connections: rediskit, mail')) ? 'refused with the message' : "$out $err", "\n";
 ?>
@@ -98,4 +105,5 @@ resume: exit 0: Resumed queue "default".
 a worker gets: {"job":"a"}
 pause mail: Paused queue "mail".
 mail paused, default not: true true
+queue:clear ends the pause: {"job":"m3"}
 a sync connection: exit 1, refused with the message
