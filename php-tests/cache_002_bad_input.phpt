@@ -6,7 +6,7 @@ require __DIR__ . '/_rk.inc';
 $ns = rk_ns();
 $raw = new RkRaw();
 $u = rk_conn();
-$keys = fn() => $raw->keys("*{$ns}*");
+$keys = fn() => rk_object_keys($raw, "*{$ns}*");
 $c = new RedisKit\RedisCache('n', $u, ['prefix' => $ns]);
 $none = new RedisKit\RedisCache('n', $u, ['prefix' => $ns, 'serializer' => 'none']);
 $json = new RedisKit\RedisCache('n', $u, ['prefix' => $ns, 'serializer' => 'json']);

@@ -43,6 +43,7 @@ noscript_fallbacks
 errors
 requests
 topology_queries
+registrations
 lock_acquired
 lock_contended
 lock_timed_out

@@ -86,7 +86,8 @@ $c = $m['cache']['m-cache'];
 echo "cache: hits={$c['hits']} misses={$c['misses']} computes={$c['computes']}, compute count={$c['compute_seconds']['count']}\n";
 
 $conn = $m['connection']["$host:$port"];
-echo "connection: commands = the workers' own stats(): ", var_export($conn['commands'] === $sum('commands'), true), "\n";
+// (each worker's commands, and the registry entries it sent)
+echo "connection: commands = the workers' own stats(): ", var_export($conn['commands'] === $sum('commands') + $sum('registrations'), true), "\n";
 echo "  round trips > 0 and <= commands: ", var_export($conn['round_trips'] > 0 && $conn['round_trips'] <= $conn['commands'], true),
     ", histogram count = round trips: ", var_export($conn['round_trip_seconds']['count'] === $conn['round_trips'], true), "\n";
 echo "  errors: ", json_encode($conn['errors']), "\n";

@@ -90,7 +90,7 @@ var_dump($other->cancel('0000000000000000'), $q->cancel('x'));
 var_dump($q->ack($c));
 var_dump($q->counts());
 // nothing left behind but the id sequence
-$keys = $raw->cmd('KEYS', '*' . $ns . '*');
+$keys = rk_object_keys($raw, '*' . $ns . '*');
 sort($keys);
 var_dump($keys === ['{' . $ns . 'm}:seq'] || $keys === ['{' . $ns . 'm}:seq', '{' . $ns . 'm}:wake']);
 ?>

@@ -41,7 +41,7 @@ var_dump($first[0]['payload'], array_column($first, 'attempts'));   // 'due' was
 $q->purge();
 var_dump($q->counts(), $q->dead());
 var_dump($long->ack($flight));              // its job is gone
-$keys = $raw->cmd('KEYS', '*' . $ns . '*');
+$keys = rk_object_keys($raw, '*' . $ns . '*');
 var_dump($keys);
 $next = $q->push('after');
 var_dump(strcmp($next, $flight) > 0);

@@ -593,6 +593,8 @@ pub struct Cache {
     counters: Arc<Counters>,
     /// The local tier and the tracking connection it reads through.
     local: Option<(Tier, Arc<Dsn>)>,
+    /// Its entry in the registry (`RedisKit\registry()`).
+    registration: crate::registry::Registration,
 }
 
 impl Cache {
@@ -640,6 +642,17 @@ impl Cache {
         let mut base = conn::main_key(&prefix, namespace);
         base.push(b':');
         let counters = counters_for(&base, namespace);
+        let registration = crate::registry::Registration::new(
+            prefix.as_bytes(),
+            crate::registry::Kind::Cache,
+            namespace,
+            format!(
+                "ttl={}&serializer={}&local={}",
+                default_ttl_ms as f64 / 1000.0,
+                serializer.name(),
+                u8::from(local.is_some())
+            ),
+        );
         let local = local.map(|(max, recheck)| local::tier_on(&dsn, "cache", &base, max, recheck));
         Ok(Cache {
             dsn,
@@ -650,6 +663,7 @@ impl Cache {
             serializer,
             counters,
             local,
+            registration,
         })
     }
 
@@ -941,6 +955,7 @@ impl Cache {
                 .collect();
             conn::transaction(&self.dsn, &cmds, true)?;
         }
+        self.registration.done(&self.dsn);
         Ok(())
     }
 
@@ -1090,6 +1105,7 @@ impl Cache {
                 }
                 match conn::tracked_get(track, key) {
                     Ok(r) => {
+                        self.registration.done(&self.dsn);
                         return Ok(match r.value {
                             Some(v) => {
                                 tier.put(key, &v, header_meta(&v), r.session, r.pttl_ms);
@@ -1109,7 +1125,9 @@ impl Cache {
         }
         let mut a = Args::cmd("GET");
         a.push(key);
-        match conn::command(&self.dsn, &a, true)? {
+        let v = conn::command(&self.dsn, &a, true)?;
+        self.registration.done(&self.dsn);
+        match v {
             Value::BulkString(b) => Ok(Fetch::Hit(b)),
             Value::Nil => Ok(Fetch::Miss),
             v => Err(Error::unexpected("GET", &v)),

@@ -11,7 +11,9 @@ pub mod metrics;
 pub mod options;
 pub mod queue;
 pub mod ratelimit;
+pub mod registry;
 pub mod scripts;
+pub mod server;
 
 #[cfg(not(any(test, fuzzing)))]
 mod php;
@@ -28,7 +30,8 @@ fn startup(ty: i32, module_number: i32) -> i32 {
 /// thread's under a thread-safe PHP (a forked child starts from zero):
 /// connections_opened, live_connections, reconnects, commands, scripts_loaded,
 /// noscript_fallbacks, errors, requests, topology_queries (CLUSTER SLOTS /
-/// SENTINEL lookups, not in commands), the per-primitive counters lock_acquired, lock_contended,
+/// SENTINEL lookups, not in commands), registrations (objects recorded in
+/// RedisKit\registry(), once per object per process, not in commands), the per-primitive counters lock_acquired, lock_contended,
 /// lock_timed_out, lock_lost, queue_pushed, queue_claimed, queue_acked,
 /// queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
 /// limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
@@ -67,6 +70,62 @@ pub fn metrics() -> PhpResult<ext_php_rs::boxed::ZBox<ext_php_rs::types::ZendHas
     php::metrics::all()
 }
 
+/// The queues, locks, limiters and caches that exist under a prefix (the
+/// ini rediskit.prefix when null) on a connection, as the objects recorded
+/// themselves: each object once per worker process, after its first call
+/// that reached Redis, in one hash (<prefix>rediskit:registry), at most
+/// 1,000 entries per kind. Keys: queues, locks, limiters, caches (each a list
+/// of ['name' => string, 'seen' => when a worker last recorded it (Unix
+/// seconds), then its settings: visibility_timeout, max_attempts, backoff for
+/// a queue; ttl, fair, watchdog, servers for a lock; algorithm, limit,
+/// window, burst for a limiter; ttl, serializer, local for a cache], by
+/// name), and full (the kinds that reached 1,000 entries and take no more).
+/// One round trip (HGETALL); never a SCAN.
+/// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array.
+/// @param string|null $prefix The objects' key prefix; null for ini rediskit.prefix.
+/// @return array<string, list<array<string, mixed>>>
+/// @throws \ValueError on a bad DSN.
+/// @throws \RedisKit\ConnectionException when Redis cannot be reached.
+#[cfg(not(any(test, fuzzing)))]
+#[php_function]
+#[php(name = "RedisKit\\registry")]
+pub fn registry(
+    connection: Option<&ext_php_rs::types::Zval>,
+    prefix: Option<String>,
+) -> PhpResult<ext_php_rs::boxed::ZBox<ext_php_rs::types::ZendHashTable>> {
+    php::registry::list(connection, prefix)
+}
+
+/// The Redis servers behind a connection, as an operator page shows them:
+/// one entry per master (the one server, the current master behind
+/// Sentinel, each master of a cluster) with address, the INFO fields
+/// redis_version (or valkey_version), redis_mode, role, uptime_in_seconds,
+/// connected_clients, blocked_clients, used_memory, used_memory_peak,
+/// maxmemory (0: no limit), maxmemory_policy, mem_fragmentation_ratio,
+/// total_commands_processed, instantaneous_ops_per_sec,
+/// rejected_connections, expired_keys, evicted_keys, keyspace_hits,
+/// keyspace_misses (those the server reports), keys (per database: ['db0' =>
+/// n]), slowlog_len and slowlog: its latest $slowlog entries, newest first,
+/// each ['id', 'time' (Unix seconds), 'duration' (seconds), 'command' (the
+/// arguments as Redis logged them: it cuts long ones), 'client'].
+/// One round trip per master (INFO, SLOWLOG GET, SLOWLOG LEN); the user
+/// needs +info +slowlog.
+/// @param string|array|null $connection DSN, null for ini rediskit.default_dsn, or a cluster/sentinel array.
+/// @param int $slowlog How many slow-log entries, 0 to 128.
+/// @return list<array<string, mixed>>
+/// @throws \ValueError on a bad DSN or $slowlog.
+/// @throws \RedisKit\ConnectionException when Redis cannot be reached.
+#[cfg(not(any(test, fuzzing)))]
+#[php_function]
+#[php(name = "RedisKit\\serverInfo")]
+#[php(defaults(slowlog = 10))]
+pub fn server_info(
+    connection: Option<&ext_php_rs::types::Zval>,
+    slowlog: i64,
+) -> PhpResult<ext_php_rs::boxed::ZBox<ext_php_rs::types::ZendHashTable>> {
+    php::server::view(connection, slowlog)
+}
+
 #[cfg(not(any(test, fuzzing)))]
 #[php_module]
 #[php(startup = startup)]
@@ -82,6 +141,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::metrics::Metrics>()
         .function(wrap_function!(stats))
         .function(wrap_function!(metrics))
+        .function(wrap_function!(registry))
+        .function(wrap_function!(server_info))
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::request_shutdown)
         .shutdown_function(php::module_shutdown)

@@ -263,6 +263,8 @@ pub(crate) struct Shared {
     /// When the lease held now was taken (`metrics::now_ns`), 0 when none
     /// is timed (the hold-time histogram).
     held_since: AtomicU64,
+    /// Its entry in the registry (`RedisKit\registry()`).
+    registration: crate::registry::Registration,
 }
 
 static EPOCH: AtomicU64 = AtomicU64::new(0);
@@ -559,6 +561,18 @@ impl Lock {
         } else {
             dsns
         };
+        let registration = crate::registry::Registration::new(
+            &prefix,
+            crate::registry::Kind::Lock,
+            resource,
+            format!(
+                "ttl={}&fair={}&watchdog={}&servers={}",
+                ttl.as_secs_f64(),
+                u8::from(fair),
+                u8::from(watchdog),
+                dsns.len()
+            ),
+        );
         let mut key = prefix;
         key.extend_from_slice(resource);
         let nodes = dsns.into_iter().map(|d| Node::new(d, &key)).collect();
@@ -587,6 +601,7 @@ impl Lock {
                 metrics: metrics::series(metrics::Kind::Lock, resource),
                 resource: resource.into(),
                 held_since: AtomicU64::new(0),
+                registration,
             }),
         })
     }
@@ -687,6 +702,9 @@ impl Lock {
             self.acquire_single(&token, waiting, deadline, &busy)
         };
         stats::count(Event::LockContended, u64::from(busy.get()));
+        if r.is_ok() {
+            self.sh.registration.done(&self.sh.nodes[0].dsn);
+        }
         let m = self.sh.metrics;
         metrics::add(m, mlock::CONTENDED, u64::from(busy.get()));
         if m.is_some() {

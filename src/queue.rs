@@ -208,6 +208,9 @@ pub struct DelayQueue {
     consumer: Option<String>,
     /// Its series in the host's metrics (the queue name, no prefix).
     metrics: Option<Series>,
+    /// Its entry in the registry (`RedisKit\registry()`; none for a queue
+    /// made from a bare key).
+    registration: Option<crate::registry::Registration>,
 }
 
 /// Claims a worker keeps the time of (for handler times), at most.
@@ -298,10 +301,17 @@ impl DelayQueue {
             max_attempts,
             backoff_ms: (backoff * 1000.0).round() as i64,
         };
+        let registration = crate::registry::Registration::new(
+            &prefix,
+            crate::registry::Kind::Queue,
+            name,
+            format!("visibility_timeout={vt}&max_attempts={max_attempts}&backoff={backoff}"),
+        );
         let mut key = prefix;
         key.extend_from_slice(name);
         Ok(DelayQueue {
             consumer,
+            registration: Some(registration),
             metrics: metrics::series(metrics::Kind::Queue, name),
             ..Self::with_key(dsn, key, cfg)
         })
@@ -327,6 +337,7 @@ impl DelayQueue {
             cfg_arg: cfg.encode(),
             consumer: None,
             metrics: None,
+            registration: None,
         }
     }
 
@@ -367,6 +378,15 @@ impl DelayQueue {
         }
         c.arg(&self.cfg_arg).arg(owner);
         c
+    }
+
+    /// Records the queue in the registry, once per process: after a call
+    /// that reached Redis.
+    #[inline]
+    fn registered(&self) {
+        if let Some(r) = &self.registration {
+            r.done(&self.dsn);
+        }
     }
 
     /// One job due `delay` seconds from now (Redis clock). Returns its id.
@@ -440,7 +460,9 @@ impl DelayQueue {
         // A push is not idempotent (new ids): never re-sent after a lost reply.
         let replies = if payloads.len() <= PUSH_SLICE {
             let c = self.push_call(mode, value, None, payloads);
-            vec![conn::eval(&self.dsn, &c, false).map_err(refused)?]
+            let v = conn::eval(&self.dsn, &c, false).map_err(refused)?;
+            self.registered();
+            vec![v]
         } else {
             let mut r = self.call(&scripts::QUEUE_RESERVE, "");
             r.int(payloads.len() as i64);
@@ -549,6 +571,7 @@ impl DelayQueue {
         // Not re-sent after a lost reply: the claims it made come back after
         // the visibility timeout (at-least-once).
         let v = conn::eval(&self.dsn, &c, false)?;
+        self.registered();
         let Value::Array(items) = v else {
             return Err(Error::unexpected("pop", &v));
         };

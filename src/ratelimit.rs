@@ -313,6 +313,8 @@ pub struct RateLimiter {
     local_block: bool,
     /// Its series in the host's metrics (the limiter's name).
     metrics: Option<Series>,
+    /// Its entry in the registry (`RedisKit\registry()`).
+    registration: Arc<crate::registry::Registration>,
 }
 
 impl RateLimiter {
@@ -373,6 +375,16 @@ impl RateLimiter {
         opts.finish("RateLimiter", OPTIONS)?;
         let params = Params::new(alg, limit, window, burst)?;
         let dsn = connection.single(settings)?;
+        let registration = Arc::new(crate::registry::Registration::new(
+            &prefix,
+            crate::registry::Kind::Limiter,
+            name,
+            format!(
+                "algorithm={}&limit={limit}&window={window}{}",
+                alg.name(),
+                burst.map(|b| format!("&burst={b}")).unwrap_or_default()
+            ),
+        ));
         let mut base = prefix;
         base.extend_from_slice(name);
         base.push(b':');
@@ -388,6 +400,7 @@ impl RateLimiter {
             on_error,
             local_block,
             metrics: metrics::series(metrics::Kind::Limiter, name),
+            registration,
         })
     }
 
@@ -592,6 +605,9 @@ impl RateLimiter {
             Err(e) => return Err(e),
         };
         let at = Instant::now();
+        for l in limiters {
+            l.registration.done(&l.dsn);
+        }
         let (allowed, parts) = parse_reply(reply, limiters.len())?;
         let mut outcomes = Vec::with_capacity(limiters.len());
         for (i, (l, [remaining, retry, reset, block])) in limiters.iter().zip(parts).enumerate() {

@@ -19,7 +19,7 @@ pub use dsn::{redact_raw, Addr, Dsn, Timeouts, TlsOpts};
 pub use error::{shown, shown_float, Error, Result};
 pub use pool::{close_all, pooled};
 pub use redis::Value;
-pub use topology::{cluster_dsn, master_routes, sentinel_dsn, MultiSpec, Topology};
+pub use topology::{cluster_dsn, master_routes, node_address, sentinel_dsn, MultiSpec, Topology};
 pub use wire::decode_replies;
 
 use pool::Slot;
@@ -415,6 +415,23 @@ pub fn eval(dsn: &Dsn, call: &ScriptCall, retry_safe: bool) -> Result<Value> {
         |w| run_script(w, call, timeout, &by_body),
     )?;
     check_as(v, || call.describe(by_body.get()))
+}
+
+/// Runs a script of the extension's own bookkeeping (`crate::registry`):
+/// by body (it runs once per object and process, so caching its SHA would
+/// save nothing), counted in `stats()['registrations']`, not in `commands`,
+/// and its error replies are not counted as the caller's errors.
+pub fn bookkeeping_eval(dsn: &Dsn, call: &ScriptCall) -> Result<Value> {
+    let timeout = dsn.read_timeout;
+    let mut packed = Vec::new();
+    call.pack(&mut packed, true);
+    dispatch(
+        dsn,
+        || call.route(),
+        Slot::Main,
+        false,
+        |w| w.bookkeeping_request(&packed, timeout),
+    )
 }
 
 /// Runs one script and then `WAIT replicas timeout_ms` on the same

@@ -28,6 +28,7 @@ pub struct Counters {
     errors: AtomicU64,
     requests: AtomicU64,
     topology: AtomicU64,
+    registrations: AtomicU64,
     events: [AtomicU64; EVENTS.len()],
 }
 
@@ -43,6 +44,7 @@ impl Counters {
             &self.errors,
             &self.requests,
             &self.topology,
+            &self.registrations,
         ]) {
             c.store(0, Relaxed);
         }
@@ -234,6 +236,13 @@ pub fn topology_query() {
     });
 }
 
+/// A registry entry sent (`crate::registry`): bookkeeping, not in `commands`.
+pub fn registration() {
+    with(|c| {
+        c.registrations.fetch_add(1, Relaxed);
+    });
+}
+
 pub fn request_started() {
     with(|c| {
         c.requests.fetch_add(1, Relaxed);
@@ -259,6 +268,7 @@ pub fn snapshot() -> Vec<(&'static str, u64)> {
         ("errors", c.errors.load(Relaxed)),
         ("requests", c.requests.load(Relaxed)),
         ("topology_queries", c.topology.load(Relaxed)),
+        ("registrations", c.registrations.load(Relaxed)),
     ]
     .into_iter()
     .chain(

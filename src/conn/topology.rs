@@ -561,6 +561,19 @@ fn sentinel_master(dsn: &Dsn, sentinels: &[Dsn], service: &str, refresh: bool) -
     )))
 }
 
+/// Where a command routed by `route` goes on a cluster: that node's
+/// host:port (`None` for one server or Sentinel, whose DSN says it).
+pub fn node_address(dsn: &Dsn, route: &[u8]) -> Result<Option<String>> {
+    let Some(topology) = &dsn.topology else {
+        return Ok(None);
+    };
+    let Topology::Cluster { seeds } = &**topology else {
+        return Ok(None);
+    };
+    let node = cluster_node(dsn, seeds, key_slot(route), false)?;
+    Ok(Some(super::wire::target(&node.addr)))
+}
+
 /// One key per master of `dsn` that routes a command there: one per node
 /// of a cluster's slot map (loaded if need be), an empty list otherwise
 /// (the one server, or the current master, takes any key). For commands

@@ -486,6 +486,16 @@ impl Wire {
         self.recv(timeout)
     }
 
+    /// A request of the extension's own bookkeeping (the registry): counted
+    /// in `registrations`, not `commands`.
+    pub fn bookkeeping_request(&mut self, packed: &[u8], timeout: Duration) -> Result<Value, Fail> {
+        stats::registration();
+        // a command this connection sent all the same, in the host's metrics
+        metrics::add(self.metrics, mconn::COMMANDS, 1);
+        let mut r = self.exchange(packed, 1, 0, timeout)?;
+        Ok(r.pop().unwrap_or(Value::Nil))
+    }
+
     /// Sends `n` packed commands at once and reads their `n` replies.
     pub fn pipeline(
         &mut self,

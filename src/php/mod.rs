@@ -9,6 +9,8 @@ pub mod lock;
 pub mod metrics;
 pub mod queue;
 pub mod ratelimit;
+pub mod registry;
+pub mod server;
 pub mod zend;
 
 use crate::conn::{self, Error, Timeouts};
@@ -393,6 +395,20 @@ pub fn php_list<T>(
         out.push(f(i)?)?;
     }
     Ok(out)
+}
+
+/// A value Redis reported as text (an INFO field, a recorded setting): an
+/// int or a float when it reads as one, else the string.
+pub fn number_or_text(v: &str) -> Zval {
+    let mut z = Zval::new();
+    if let Ok(i) = v.parse::<i64>() {
+        z.set_long(i);
+    } else if let Some(f) = v.parse::<f64>().ok().filter(|f| f.is_finite()) {
+        z.set_double(f);
+    } else {
+        z.set_binary(v.as_bytes().to_vec());
+    }
+    z
 }
 
 /// A PHP string holding `bytes` as they are (binary-safe).
