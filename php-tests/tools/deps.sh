@@ -23,6 +23,8 @@ command -v ip >/dev/null || need+=(iproute2)             # the fault stage: netw
 command -v iptables >/dev/null || need+=(iptables)       # packet loss and partitions,
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 command -v promtool >/dev/null || need+=(prometheus)   # promtool checks the metrics exposition
+command -v chromium >/dev/null || need+=(chromium)     # the dashboard's tests, in a real browser,
+dpkg -s php-gd >/dev/null 2>&1 || need+=(php-gd)       # whose screenshots they read
 
 # the framework adapters' tests (packages/*): Laravel, with predis as its Redis
 # client; Symfony's components (and intl, which its console needs); the PSR-16
@@ -30,7 +32,7 @@ command -v promtool >/dev/null || need+=(prometheus)   # promtool checks the met
 for p in php-mbstring php-intl php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter \
   php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher \
   php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer \
-  php-psr-simple-cache php-psr-cache php-symfony-cache-contracts php-symfony-yaml; do
+  php-psr-simple-cache php-psr-cache php-psr-log php-symfony-cache-contracts php-symfony-yaml; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 

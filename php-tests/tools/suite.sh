@@ -44,7 +44,7 @@ if [ -n "${STAGES:-}" ]; then :
 elif [ "$(uname -m)" = aarch64 ]; then STAGES="dist${PHPT:+ phpt}"
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
 elif [ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ]; then STAGES="build phpt dist apache embed"
-else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr docs install fpm pie dist fault fuzz"
+else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr dashboard docs install fpm pie dist fault fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 t_stage=$SECONDS
@@ -96,7 +96,7 @@ fi
 run_phpt() {
   local out p f s b w
   out=$(TEST_PHP_EXECUTABLE="$PHPBIN" NO_INTERACTION=1 SKIP_ONLINE_TESTS=1 "$PHPBIN" -n "$RUNTESTS" -q -n -p "$PHPBIN" \
-    -d extension="$EXT" -d extension=posix --show-diff --no-progress -j2 ${RK_PHPT_TIMEOUT:+--set-timeout "$RK_PHPT_TIMEOUT"} "$@" 2>&1)
+    -d extension="$EXT" -d extension=posix ${RK_PHPT_ARGS:-} --show-diff --no-progress -j2 ${RK_PHPT_TIMEOUT:+--set-timeout "$RK_PHPT_TIMEOUT"} "$@" 2>&1)
   echo "$out" | tr '\r' '\n' | sed 's/\x1b\[[0-9;]*m//g' | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped|warned)" | head -200
   num() { echo "$out" | grep -E "^$1" | head -1 | grep -oE "[0-9]+" | head -1; }
   p=$(num "Tests passed"); f=$(num "Tests failed"); s=$(num "Tests skipped"); b=$(num "Tests borked"); w=$(num "Tests warned")
@@ -197,6 +197,20 @@ if want psr; then
     run_phpt ${PSR_PHPT:-packages/psr/tests/*.phpt}
   else
     echo "   psr/simple-cache is not installed (/usr/share/php/Psr/SimpleCache): counted as 1 failed"
+    count 0 1
+  fi
+fi
+
+if want dashboard; then
+  # packages/dashboard's tests: its pages in Debian's headless Chromium (the
+  # host only: the chroots have no browser; the pages are the same PHP)
+  stage "dashboard (packages/dashboard) in headless Chromium ($(server_version))"
+  if [ "$platform" != host ]; then
+    echo "   (on the host only)"
+  elif command -v chromium >/dev/null && "$PHPBIN" -n -d extension=gd -r 'exit(function_exists("imagecreatefrompng") ? 0 : 1);' 2>/dev/null; then
+    RK_PHPT_ARGS="-d extension=gd" run_phpt ${DASHBOARD_PHPT:-packages/dashboard/tests/*.phpt}
+  else
+    echo "   chromium or php-gd is not installed (make deps installs them): counted as 1 failed"
     count 0 1
   fi
 fi

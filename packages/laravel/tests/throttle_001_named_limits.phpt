@@ -78,7 +78,7 @@ echo json_encode([RateLimiter::attempts(md5('longh')), RateLimiter::attempts(md5
 
 // the Redis keys: rediskit's prefix, limiter `laravel`, first_hit fixed window, TTL of the window
 $raw = new RkRaw();
-$keys = $raw->cmd('KEYS', rk_ns() . '*');
+$keys = rk_object_keys($raw, rk_ns() . '*');
 sort($keys);
 echo count($keys), ' ', json_encode(in_array(rk_ns() . 'laravel:fwh:{' . $global . '}', $keys, true)), "\n";
 $ttl = $raw->cmd('PTTL', rk_ns() . 'laravel:fwh:{' . md5('longd') . '}');

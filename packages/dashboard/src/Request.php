@@ -1,0 +1,68 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RedisKit\Dashboard;
+
+/**
+ * What the dashboard reads of an HTTP request. Build it from PHP's globals
+ * (fromGlobals()) or from a framework's request (the Laravel and Symfony
+ * mounts do).
+ */
+final class Request
+{
+    /**
+     * @param array<string, mixed> $query   the query string's parameters
+     * @param array<string, mixed> $post    the form fields of a POST
+     * @param array<string, string> $cookies
+     * @param array<string, string> $headers names in lower case
+     */
+    public function __construct(
+        public readonly string $method,
+        public readonly array $query = [],
+        public readonly array $post = [],
+        public readonly array $cookies = [],
+        public readonly array $headers = [],
+        public readonly bool $secure = false,
+        public readonly string $clientIp = '',
+    ) {
+    }
+
+    public static function fromGlobals(): self
+    {
+        $headers = [];
+        foreach ($_SERVER as $k => $v) {
+            if (is_string($v) && str_starts_with($k, 'HTTP_')) {
+                $headers[strtolower(str_replace('_', '-', substr($k, 5)))] = $v;
+            }
+        }
+        return new self(
+            strtoupper((string)($_SERVER['REQUEST_METHOD'] ?? 'GET')),
+            $_GET,
+            $_POST,
+            array_filter($_COOKIE, 'is_string'),
+            $headers,
+            !empty($_SERVER['HTTPS']) && $_SERVER['HTTPS'] !== 'off',
+            (string)($_SERVER['REMOTE_ADDR'] ?? ''),
+        );
+    }
+
+    /** A query parameter as a string ('' when absent or not a string). */
+    public function get(string $name): string
+    {
+        $v = $this->query[$name] ?? '';
+        return is_string($v) ? $v : '';
+    }
+
+    /** A form field as a string ('' when absent or not a string). */
+    public function field(string $name): string
+    {
+        $v = $this->post[$name] ?? '';
+        return is_string($v) ? $v : '';
+    }
+
+    public function header(string $name): string
+    {
+        return $this->headers[strtolower($name)] ?? '';
+    }
+}
