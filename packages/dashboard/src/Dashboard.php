@@ -23,7 +23,7 @@ final class Dashboard
 {
     private const PAGES = ['overview', 'queue', 'locks', 'limiters', 'caches', 'connections', 'server'];
     private const ACTIONS = ['requeue', 'delete', 'requeue_all', 'delete_all', 'purge', 'pause', 'resume'];
-    private const OPTIONS = ['authorize', 'connection', 'prefix', 'secret', 'logger', 'title'];
+    private const OPTIONS = ['authorize', 'connection', 'prefix', 'secret', 'logger', 'title', 'csrf'];
     private const COOKIE = 'rediskit_csrf';
     /** The most objects of one kind a page inspects (one round trip each). */
     public const MAX_LISTED = 100;
@@ -37,6 +37,8 @@ final class Dashboard
     private string $secret;
     private ?object $logger;
     private string $title;
+    /** The host framework's own CSRF token and its form field, or null: the dashboard's cookie. */
+    private ?array $csrf;
 
     /**
      * @param array{authorize: callable(Request): bool, connection?: string|array|null, prefix?: ?string,
@@ -45,7 +47,10 @@ final class Dashboard
      *   connection, prefix: as the classes take them (null: the ini defaults);
      *   secret: at least 32 bytes: CSRF tokens are then an HMAC of the cookie (else the cookie itself);
      *   logger: a PSR-3 logger, told of every action (info) and every refused one (warning);
-     *   title: the page title.
+     *   title: the page title;
+     *   csrf: ['field' => name, 'token' => value]: the host framework's own session-bound CSRF token
+     *     (Laravel's csrf_token() in the `web` middleware group), carried by every form and checked
+     *     here too, in place of the dashboard's cookie.
      */
     public function __construct(array $options)
     {
@@ -79,6 +84,12 @@ final class Dashboard
         }
         $this->logger = $logger;
         $this->title = (string)($options['title'] ?? 'rediskit');
+        $csrf = $options['csrf'] ?? null;
+        if ($csrf !== null && !(is_array($csrf) && is_string($csrf['field'] ?? null) && preg_match('/^\w+$/', $csrf['field'])
+                && is_string($csrf['token'] ?? null) && strlen($csrf['token']) >= 16)) {
+            throw new \ValueError("Dashboard: option 'csrf' must be ['field' => a form field name, 'token' => a token of at least 16 bytes]");
+        }
+        $this->csrf = $csrf;
     }
 
     /** A plain PHP front controller: `Dashboard::serve([...]);` is the whole file. */
@@ -127,6 +138,9 @@ final class Dashboard
     /** The token forms carry, and the cookie to set when the request had none. */
     private function csrf(Request $r): array
     {
+        if ($this->csrf !== null) {
+            return [$this->csrf['token'], []];
+        }
         $cookie = $r->cookies[self::COOKIE] ?? '';
         $set = [];
         if (!preg_match('/^[A-Za-z0-9_-]{43}$/', $cookie)) {
@@ -139,10 +153,10 @@ final class Dashboard
 
     private function csrfRefusal(Request $r, string $token): ?string
     {
-        if (($r->cookies[self::COOKIE] ?? '') === '') {
+        if ($this->csrf === null && ($r->cookies[self::COOKIE] ?? '') === '') {
             return 'no CSRF cookie';
         }
-        if (!hash_equals($token, $r->field('_token'))) {
+        if (!hash_equals($token, $r->field($this->csrf['field'] ?? '_token'))) {
             return 'bad CSRF token';
         }
         if (strtolower($r->header('sec-fetch-site')) === 'cross-site') {
@@ -243,7 +257,7 @@ final class Dashboard
     private function form(string $token, string $queue, string $action, string $label, array $fields = [], string $class = ''): string
     {
         $h = '<form method="post" action="?' . self::e(http_build_query(['p' => 'queue', 'name' => $queue])) . '" class="inline">'
-            . '<input type="hidden" name="_token" value="' . self::e($token) . '">'
+            . '<input type="hidden" name="' . self::e($this->csrf['field'] ?? '_token') . '" value="' . self::e($token) . '">'
             . '<input type="hidden" name="queue" value="' . self::e($queue) . '">'
             . '<input type="hidden" name="action" value="' . self::e($action) . '">';
         foreach ($fields as $k => $v) {

@@ -44,6 +44,17 @@ return [
     // neither); null: no route. Readable by the client addresses in 'allow'
     // (Request::ip(): mind TrustProxies behind a load balancer) or with
     // `Authorization: Bearer <token>`; anyone else gets 403.
+    // the dashboard (rediskit/dashboard): queues, dead letters, locks,
+    // limiters, caches, connections and servers at this path ('' or null: no
+    // route), in these middleware groups (`web`: your session, auth and CSRF).
+    // Who may see it is the `viewRedisKit` gate; define it in a service
+    // provider (Gate::define('viewRedisKit', fn ($user) => ...)). Without
+    // it, only APP_ENV=local may.
+    'dashboard' => [
+        'route' => env('REDISKIT_DASHBOARD_ROUTE', '/rediskit'),
+        'middleware' => ['web'],
+    ],
+
     'metrics' => [
         'route' => env('REDISKIT_METRICS_ROUTE'),
         'allow' => array_values(array_filter(array_map('trim', explode(',', (string) env('REDISKIT_METRICS_ALLOW', '127.0.0.1,::1'))))),

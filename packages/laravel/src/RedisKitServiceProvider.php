@@ -72,6 +72,14 @@ class RedisKitServiceProvider extends ServiceProvider
             $this->callAfterResolving('router', fn ($router) => $router->get($path, MetricsController::class)->name('rediskit.metrics'));
         }
 
+        // the dashboard, where config rediskit.dashboard.route says (default /rediskit)
+        $dash = (array) $this->app['config']->get('rediskit.dashboard', []);
+        $path = $dash['route'] ?? '/rediskit';
+        if (is_string($path) && $path !== '' && !(method_exists($this->app, 'routesAreCached') && $this->app->routesAreCached())) {
+            $this->callAfterResolving('router', fn ($router) => $router->match(['GET', 'HEAD', 'POST'], $path, DashboardController::class)
+                ->middleware($dash['middleware'] ?? ['web'])->name('rediskit.dashboard'));
+        }
+
         if ($this->app['config']->get('rediskit.throttle_alias', true)) {
             // The HTTP kernel copies its aliases (Laravel's `throttle` among
             // them) to the router when it is made: before the providers boot

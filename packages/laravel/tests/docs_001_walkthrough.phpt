@@ -123,6 +123,23 @@ foreach ($blocks as $b) {
                         walk_fail($b, "`$line`: $package is in none of the path repositories configured before it (and there is no Packagist here)");
                     }
                     rk_composer_require($dir, $package, $from);
+                    // what composer resolves: the package's own rediskit/* requirements, from the same repositories
+                    foreach (array_keys(json_decode((string) file_get_contents("$from/composer.json"), true)['require'] ?? []) as $dep) {
+                        if (!str_starts_with($dep, 'rediskit/')) {
+                            continue;
+                        }
+                        $depFrom = null;
+                        foreach ($repos as $path) {
+                            if ((json_decode((string) file_get_contents("$path/composer.json"), true)['name'] ?? null) === $dep) {
+                                $depFrom = $path;
+                            }
+                        }
+                        if ($depFrom === null) {
+                            walk_fail($b, "`$line`: $package requires $dep, which is in none of the path repositories configured before it");
+                        }
+                        rk_composer_require($dir, $dep, $depFrom);
+                        echo "composer require: $dep (required by $package)\n";
+                    }
                     // composer.json's post-autoload-dump script
                     [$rc, $out, $err] = rk_app_run($dir, array_merge(rk_php(), ['artisan', 'package:discover']));
                     if ($rc !== 0) {
