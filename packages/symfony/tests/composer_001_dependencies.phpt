@@ -27,6 +27,8 @@ function package_of(string $class): ?string
         return null;
     }
     return match (true) {
+        // symfony/security-core, -http, -csrf: one namespace, several packages
+        $p[0] === 'Symfony' && $p[1] === 'Component' && $p[2] === 'Security' => 'symfony/security-' . kebab($p[3] ?? ''),
         $p[0] === 'Symfony' && $p[1] === 'Component' => 'symfony/' . kebab($p[2]),
         $p[0] === 'Symfony' && $p[1] === 'Contracts' => 'symfony/' . kebab($p[2]) . '-contracts',
         $p[0] === 'Symfony' && $p[1] === 'Bundle' => 'symfony/' . kebab($p[2]),
@@ -61,8 +63,9 @@ foreach ($uses as $package => $where) {
         continue;
     }
     if (isset($suggest[$package])) {
-        // a suggested package may only be needed by the bundle (RedisKitBundle and its DependencyInjection)
-        $outside = array_filter(array_keys($where), fn($f) => $f !== 'RedisKitBundle.php' && !str_starts_with($f, 'DependencyInjection/'));
+        // a suggested package may only be needed by the bundle (RedisKitBundle, its DependencyInjection,
+        // and the controllers only it registers)
+        $outside = array_filter(array_keys($where), fn($f) => $f !== 'RedisKitBundle.php' && !str_starts_with($f, 'DependencyInjection/') && !str_starts_with($f, 'Controller/'));
         if ($outside) {
             printf("suggested only, but needed outside the bundle: %s (by %s)\n", $package, implode(', ', $outside));
         }

@@ -3,6 +3,7 @@
 namespace RedisKit\Symfony\DependencyInjection;
 
 use RedisKit\Symfony\Cache\RedisKitCache;
+use RedisKit\Symfony\Controller\DashboardController;
 use RedisKit\Symfony\Controller\MetricsController;
 use RedisKit\Symfony\Lock\LockFactory;
 use RedisKit\Symfony\Lock\RedisKitStore;
@@ -11,6 +12,7 @@ use RedisKit\Symfony\RateLimiter\LimiterFactoryInterface;
 use RedisKit\Symfony\RateLimiter\LoginRateLimiter;
 use RedisKit\Symfony\RateLimiter\RedisKitLimiterFactory;
 use Symfony\Component\DependencyInjection\ContainerBuilder;
+use Symfony\Component\DependencyInjection\ContainerInterface;
 use Symfony\Component\DependencyInjection\Extension\Extension;
 use Symfony\Component\DependencyInjection\Reference;
 
@@ -118,6 +120,24 @@ final class RedisKitExtension extends Extension
 
         if ($config['messenger']) {
             $container->register('rediskit.messenger.transport_factory', RedisKitTransportFactory::class)->addTag('messenger.transport_factory');
+        }
+
+        $dashboard = $config['dashboard'];
+        if ($dashboard['enabled']) {
+            if (!class_exists(\RedisKit\Dashboard\Dashboard::class)) {
+                throw new \LogicException('rediskit.dashboard is enabled but rediskit/dashboard is not installed (composer require rediskit/dashboard)');
+            }
+            $container->register('rediskit.dashboard_controller', DashboardController::class)
+                ->setArguments([
+                    $connection,
+                    $prefix['prefix'] ?? null,
+                    (string) $dashboard['attribute'],
+                    new Reference('security.authorization_checker', ContainerInterface::NULL_ON_INVALID_REFERENCE),
+                    new Reference('logger', ContainerInterface::NULL_ON_INVALID_REFERENCE),
+                    '%kernel.secret%',
+                ])
+                ->setPublic(true)
+                ->addTag('controller.service_arguments');
         }
 
         $metrics = $config['metrics'];
