@@ -33,7 +33,7 @@ $cache->remember('home', 60, fn() => 'html');
 $cache->get('home');
 $cache->get('missing');
 
-$srv = new DashServer(__DIR__ . '/app.php', ['RKD_CONN' => $c, 'RKD_PREFIX' => $ns]);
+$srv = new DashServer(__DIR__ . '/_app.inc', ['RKD_CONN' => $c, 'RKD_PREFIX' => $ns]);
 $dir = dirname($srv->log);
 // the application works the queue in the dashboard's PHP server (its metrics are that server's)
 echo "work: ", trim(dash_http('GET', $srv->url . 'work?queue=emails')[2]), "\n";

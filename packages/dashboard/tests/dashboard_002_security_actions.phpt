@@ -19,7 +19,7 @@ $deadNow = function (int $n) use ($q) {
     }), "all dead");
 };
 $deadNow(4);
-$srv = new DashServer(__DIR__ . '/app.php', ['RKD_CONN' => $c, 'RKD_PREFIX' => $ns, 'RKD_SECRET' => str_repeat('s', 32)]);
+$srv = new DashServer(__DIR__ . '/_app.inc', ['RKD_CONN' => $c, 'RKD_PREFIX' => $ns, 'RKD_SECRET' => str_repeat('s', 32)]);
 $state = fn() => json_encode([$q->counts(), $q->isPaused()]);
 $before = $state();
 
@@ -63,7 +63,7 @@ echo "a GET with the fields: nothing changed: ", var_export($state() === $before
 // port: another origin) whose page makes it post to the dashboard, cookie included
 $profile = (getenv('RK_RUN_DIR') ?: sys_get_temp_dir()) . '/chromium-victim-' . getmypid();
 dash_chromium($srv->url . '?p=queue&name=jobs', ['--dump-dom'], $profile);
-$evil = new DashServer(__DIR__ . '/attacker.php', ['RKD_TARGET' => $srv->url, 'RKD_QUEUE' => 'jobs']);
+$evil = new DashServer(__DIR__ . '/_attacker.inc', ['RKD_TARGET' => $srv->url, 'RKD_QUEUE' => 'jobs']);
 $dom = dash_chromium($evil->url, ['--dump-dom'], $profile);
 exec('rm -rf ' . escapeshellarg($profile));
 echo "Chromium, another site's form: ", var_export(str_contains($dom, 'Forbidden'), true), "; nothing changed: ", var_export($state() === $before, true), "\n";
