@@ -107,7 +107,7 @@ echo "with the client and the id: ", var_export($info[0]['context']['client_ip']
 
 // 5. options
 foreach ([[], ['authorize' => 'yes'], ['authorize' => fn() => true, 'secret' => 'short'], ['authorize' => fn() => true, 'colour' => 'red'],
-          ['authorize' => fn() => true, 'logger' => new stdClass()]] as $o) {
+          ['authorize' => fn() => true, 'logger' => new stdClass()], ['authorize' => fn() => true, 'csrf' => ['field' => '_token', 'token' => 'short']]] as $o) {
     echo rk_ex(rk_catch(fn() => new Dashboard($o))), "\n";
 }
 // a callback that throws, or answers anything but true, refuses
@@ -153,6 +153,7 @@ with the client and the id: true
 ValueError: Dashboard: the 'authorize' option is required: a callable that returns true for who may see the dashboard
 ValueError: Dashboard: the 'authorize' option is required: a callable that returns true for who may see the dashboard
 ValueError: Dashboard: option 'secret' must be a string of at least 32 bytes
-ValueError: Dashboard: unknown option 'colour' (known: authorize, connection, prefix, secret, logger, title)
+ValueError: Dashboard: unknown option 'colour' (known: authorize, connection, prefix, secret, logger, title, csrf)
 ValueError: Dashboard: option 'logger' must be a PSR-3 logger
+ValueError: Dashboard: option 'csrf' must be ['field' => a form field name, 'token' => a token of at least 16 bytes]
 403 403 403 
