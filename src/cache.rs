@@ -779,6 +779,9 @@ impl Cache {
             k.extend_from_slice(key);
             self.read_raw(k)
         })?;
+        // recorded in the registry after a call that succeeded (a failed
+        // call writes nothing, that record included)
+        self.registration.done(&self.dsn);
         let (found, local) = self.decode_hit(fetched);
         let now = now_ms();
         let found = found.filter(|e| !e.is_stale(now));
@@ -896,6 +899,7 @@ impl Cache {
         self.counters.add(Count::Hit, hits);
         self.counters.add(Count::Miss, out.len() as u64 - hits);
         self.counters.add(Count::LocalHit, local_hits);
+        self.registration.done(&self.dsn);
         Ok(out)
     }
 
@@ -1105,7 +1109,6 @@ impl Cache {
                 }
                 match conn::tracked_get(track, key) {
                     Ok(r) => {
-                        self.registration.done(&self.dsn);
                         return Ok(match r.value {
                             Some(v) => {
                                 tier.put(key, &v, header_meta(&v), r.session, r.pttl_ms);
@@ -1125,9 +1128,7 @@ impl Cache {
         }
         let mut a = Args::cmd("GET");
         a.push(key);
-        let v = conn::command(&self.dsn, &a, true)?;
-        self.registration.done(&self.dsn);
-        match v {
+        match conn::command(&self.dsn, &a, true)? {
             Value::BulkString(b) => Ok(Fetch::Hit(b)),
             Value::Nil => Ok(Fetch::Miss),
             v => Err(Error::unexpected("GET", &v)),
@@ -1265,6 +1266,22 @@ impl Cache {
     /// `lock_timeout`). A hit is one GET; a computed miss three round trips
     /// (the GET, the claim, the write).
     pub fn remember<T, E: From<Error>>(
+        &self,
+        key: &[u8],
+        ttl_ms: u64,
+        p: &Policy,
+        compute: impl FnOnce() -> std::result::Result<Computed<T>, E>,
+    ) -> std::result::Result<Got<T>, E> {
+        let r = self.remember_once(key, ttl_ms, p, compute);
+        if r.is_ok() {
+            // in the registry after a call that succeeded: a compute that
+            // failed, or a value that could not be stored, writes nothing
+            self.registration.done(&self.dsn);
+        }
+        r
+    }
+
+    fn remember_once<T, E: From<Error>>(
         &self,
         key: &[u8],
         ttl_ms: u64,
