@@ -44,6 +44,8 @@ errors
 requests
 topology_queries
 registrations
+round_trips
+redis_wait_us
 lock_acquired
 lock_contended
 lock_timed_out

@@ -92,11 +92,14 @@ if grep -q 'error_may_be_retried($test, $output)' "$RUNTESTS"; then
   RUNTESTS="$RK_RUN_DIR/run-tests.php"
 fi
 # run_phpt FILES...: PHP's own run-tests.php on the release build. Its
-# automatic retry of "flaky" tests is off: a flake is a failure.
+# automatic retry of "flaky" tests is off: a flake is a failure. Four tests
+# at a time (RK_PHPT_JOBS): they mostly wait (on servers, timeouts, other
+# processes), a third of one core busy at two, and each starts what it needs
+# on ports of its own.
 run_phpt() {
   local out p f s b w
   out=$(TEST_PHP_EXECUTABLE="$PHPBIN" NO_INTERACTION=1 SKIP_ONLINE_TESTS=1 "$PHPBIN" -n "$RUNTESTS" -q -n -p "$PHPBIN" \
-    -d extension="$EXT" -d extension=posix ${RK_PHPT_ARGS:-} --show-diff --no-progress -j2 ${RK_PHPT_TIMEOUT:+--set-timeout "$RK_PHPT_TIMEOUT"} "$@" 2>&1)
+    -d extension="$EXT" -d extension=posix ${RK_PHPT_ARGS:-} --show-diff --no-progress -j"${RK_PHPT_JOBS:-4}" ${RK_PHPT_TIMEOUT:+--set-timeout "$RK_PHPT_TIMEOUT"} "$@" 2>&1)
   echo "$out" | tr '\r' '\n' | sed 's/\x1b\[[0-9;]*m//g' | grep -E "^(FAIL|BORK|LEAK|SKIP|WARN) |^[0-9]{3}[+-] |^Tests (passed|failed|skipped|warned)" | head -200
   num() { echo "$out" | grep -E "^$1" | head -1 | grep -oE "[0-9]+" | head -1; }
   p=$(num "Tests passed"); f=$(num "Tests failed"); s=$(num "Tests skipped"); b=$(num "Tests borked"); w=$(num "Tests warned")

@@ -29,6 +29,8 @@ pub struct Counters {
     requests: AtomicU64,
     topology: AtomicU64,
     registrations: AtomicU64,
+    round_trips: AtomicU64,
+    wait_us: AtomicU64,
     events: [AtomicU64; EVENTS.len()],
 }
 
@@ -45,6 +47,8 @@ impl Counters {
             &self.requests,
             &self.topology,
             &self.registrations,
+            &self.round_trips,
+            &self.wait_us,
         ]) {
             c.store(0, Relaxed);
         }
@@ -243,6 +247,14 @@ pub fn registration() {
     });
 }
 
+/// One reply read for what was sent, `ns` after sending it.
+pub fn round_trip(ns: u64) {
+    with(|c| {
+        c.round_trips.fetch_add(1, Relaxed);
+        c.wait_us.fetch_add(ns / 1_000, Relaxed);
+    });
+}
+
 pub fn request_started() {
     with(|c| {
         c.requests.fetch_add(1, Relaxed);
@@ -269,6 +281,8 @@ pub fn snapshot() -> Vec<(&'static str, u64)> {
         ("requests", c.requests.load(Relaxed)),
         ("topology_queries", c.topology.load(Relaxed)),
         ("registrations", c.registrations.load(Relaxed)),
+        ("round_trips", c.round_trips.load(Relaxed)),
+        ("redis_wait_us", c.wait_us.load(Relaxed)),
     ]
     .into_iter()
     .chain(

@@ -399,8 +399,10 @@ impl Wire {
         stats::commands(n_commands as u64);
         if self.metrics.is_some() {
             metrics::add(self.metrics, mconn::COMMANDS, n_commands as u64);
-            self.sent_ns = metrics::now_ns();
         }
+        // the worker's round trips and time waiting for Redis (stats()),
+        // and the host's round-trip histogram
+        self.sent_ns = metrics::now_ns();
         let r = self
             .stream
             .write_all(packed)
@@ -440,8 +442,11 @@ impl Wire {
         if self.sent_ns != 0 && r.is_ok() {
             let took = metrics::now_ns().saturating_sub(self.sent_ns);
             self.sent_ns = 0;
-            metrics::add(self.metrics, mconn::ROUND_TRIPS, 1);
-            metrics::observe_ns(self.metrics, mconn::ROUND_TRIP, took);
+            stats::round_trip(took);
+            if self.metrics.is_some() {
+                metrics::add(self.metrics, mconn::ROUND_TRIPS, 1);
+                metrics::observe_ns(self.metrics, mconn::ROUND_TRIP, took);
+            }
         }
         if let Ok(Value::ServerError(e)) = &r {
             self.server_error(e);
