@@ -80,6 +80,13 @@ foreach (['acquire_wait_seconds', 'hold_seconds'] as $h) {
 $q = $m['queue']['m-queue'];
 echo "queue: pushed={$q['pushed']} claimed={$q['claimed']} acked={$q['acked']} (acked by the workers: ", $sum('acked'), ")\n";
 echo "  lag count={$q['lag_seconds']['count']}, handler count={$q['handler_seconds']['count']}\n";
+// per minute over the last hour: 60 minutes, the current one last; the
+// work took seconds, so it is all in the last two
+$pm = $q['per_minute'];
+echo "  per minute: ", count($pm['pushed']), " and ", count($pm['acked']), " minutes, pushed ", array_sum(array_slice($pm['pushed'], -2)),
+    " and acked ", array_sum(array_slice($pm['acked'], -2)), " in the last two, none before: ",
+    var_export(array_sum(array_slice($pm['pushed'], 0, 58)) + array_sum(array_slice($pm['acked'], 0, 58)) === 0, true),
+    "; only queues have it: ", var_export(!isset($m['lock']['m-lock']['per_minute']), true), "\n";
 $l = $m['limiter']['m-limit'];
 echo "limiter: allowed={$l['allowed']} denied={$l['denied']} fail_open={$l['fail_open']}, local_blocks = the workers' own: ", var_export($l['local_blocks'] === $sum('limiter_local_blocks'), true), "\n";
 $c = $m['cache']['m-cache'];
@@ -128,6 +135,7 @@ lock: acquired=100 (stats() of the 4 workers: 101, the odd name's included), los
   contended = the workers' own counts: true
 queue: pushed=40 claimed=40 acked=40 (acked by the workers: 40)
   lag count=40, handler count=40
+  per minute: 60 and 60 minutes, pushed 40 and acked 40 in the last two, none before: true; only queues have it: true
 limiter: allowed=20 denied=20 fail_open=0, local_blocks = the workers' own: true
 cache: hits=20 misses=40 computes=20, compute count=20
 connection: commands = the workers' own stats(): true

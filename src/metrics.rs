@@ -35,6 +35,8 @@ pub struct Def {
     pub label: &'static str,
     pub counters: &'static [Counter],
     pub histograms: &'static [Histo],
+    /// Per-minute counts over the last hour (`per_minute`), by name.
+    pub minutes: &'static [&'static str],
 }
 
 pub struct Counter {
@@ -82,6 +84,8 @@ pub mod queue {
     pub const DEAD: usize = 5;
     pub const LAG: usize = 0;
     pub const HANDLER: usize = 1;
+    pub const PUSHED_PER_MINUTE: usize = 0;
+    pub const ACKED_PER_MINUTE: usize = 1;
 }
 pub mod limiter {
     pub const ALLOWED: usize = 0;
@@ -134,6 +138,7 @@ pub static KINDS: [Def; 5] = [
                 help: "Time a lock was held, from acquire to release",
             },
         ],
+        minutes: &[],
     },
     Def {
         kind: Kind::Queue,
@@ -157,6 +162,7 @@ pub static KINDS: [Def; 5] = [
                 help: "Time from a claim to its ack or retry in the same worker",
             },
         ],
+        minutes: &["pushed", "acked"],
     },
     Def {
         kind: Kind::Limiter,
@@ -175,6 +181,7 @@ pub static KINDS: [Def; 5] = [
             ),
         ],
         histograms: &[],
+        minutes: &[],
     },
     Def {
         kind: Kind::Cache,
@@ -196,6 +203,7 @@ pub static KINDS: [Def; 5] = [
             name: "compute_seconds",
             help: "Time a remember() callback took",
         }],
+        minutes: &[],
     },
     Def {
         kind: Kind::Connection,
@@ -214,11 +222,20 @@ pub static KINDS: [Def; 5] = [
             name: "round_trip_seconds",
             help: "Time from sending a request to its first reply",
         }],
+        minutes: &[],
     },
 ];
 
 const COUNTERS: usize = 8;
 const HISTOGRAMS: usize = 2;
+const RINGS: usize = 2;
+/// Minutes kept by a per-minute ring: the last hour.
+pub const MINUTES: usize = 60;
+/// A ring's cell: the minute it counts (Unix minutes, low 28 bits) above a
+/// 36-bit count, so that one compare-and-swap moves it to a new minute.
+const COUNT_BITS: u32 = 36;
+const COUNT_MAX: u64 = (1 << COUNT_BITS) - 1;
+const TAG_MAX: u64 = (1 << (64 - COUNT_BITS)) - 1;
 /// Histogram bounds at most (the `+Inf` bucket is the count).
 pub const MAX_BOUNDS: usize = 15;
 /// Prometheus's default buckets, in seconds.
@@ -250,6 +267,7 @@ struct Slot {
     name: UnsafeCell<[u8; NAME_MAX]>,
     counters: [AtomicU64; COUNTERS],
     hists: [Hist; HISTOGRAMS],
+    minutes: [[AtomicU64; MINUTES]; RINGS],
 }
 
 #[repr(C, align(64))]
@@ -581,6 +599,58 @@ pub fn add(s: Option<Series>, c: usize, n: u64) {
     }
 }
 
+/// Adds `n` to this minute's count of per-minute ring `r` of a series (no
+/// clock read, nothing else, when metrics are off or `n` is 0).
+pub fn add_per_minute(s: Option<Series>, r: usize, n: u64) {
+    if let (Some(Series(i)), true) = (s, n > 0) {
+        if let Some(seg) = segment() {
+            bump(&seg.slot(i).minutes[r], unix_minute(), n);
+        }
+    }
+}
+
+fn unix_minute() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 60)
+}
+
+fn bump(ring: &[AtomicU64; MINUTES], minute: u64, n: u64) {
+    let cell = &ring[(minute % MINUTES as u64) as usize];
+    let tag = minute & TAG_MAX;
+    let mut cur = cell.load(Relaxed);
+    loop {
+        let next = match cur >> COUNT_BITS {
+            t if t == tag => {
+                (tag << COUNT_BITS) | (cur & COUNT_MAX).saturating_add(n).min(COUNT_MAX)
+            }
+            // an hour ago (or never): this minute starts here
+            t if t < tag => (tag << COUNT_BITS) | n.min(COUNT_MAX),
+            // a newer minute already (a clock set back): not counted
+            _ => return,
+        };
+        match cell.compare_exchange_weak(cur, next, Relaxed, Relaxed) {
+            Ok(_) => return,
+            Err(v) => cur = v,
+        }
+    }
+}
+
+/// A ring's last hour, oldest minute first, ending with `minute` (counted so far).
+fn read_ring(ring: &[AtomicU64; MINUTES], minute: u64) -> Vec<u64> {
+    (0..MINUTES as u64)
+        .map(|k| {
+            let m = (minute + k + 1).wrapping_sub(MINUTES as u64);
+            let v = ring[(m % MINUTES as u64) as usize].load(Relaxed);
+            if v >> COUNT_BITS == m & TAG_MAX {
+                v & COUNT_MAX
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
 /// Records one observation in histogram `h` of a series.
 #[inline]
 pub fn observe(s: Option<Series>, h: usize, d: Duration) {
@@ -623,6 +693,9 @@ pub struct SeriesValue {
     pub name: Vec<u8>,
     pub counters: Vec<u64>,
     pub histograms: Vec<HistogramValue>,
+    /// The kind's per-minute rings: the last hour, oldest first, the
+    /// current minute (counted so far) last.
+    pub per_minute: Vec<Vec<u64>>,
 }
 
 /// The segment as read.
@@ -650,6 +723,7 @@ pub fn snapshot() -> Option<Snapshot> {
         .iter()
         .map(|&b| b as f64 / 1e9)
         .collect();
+    let minute = unix_minute();
     let mut series = Vec::new();
     for i in 0..hd.slots {
         let s = seg.slot(i);
@@ -690,11 +764,15 @@ pub fn snapshot() -> Option<Snapshot> {
                 }
             })
             .collect();
+        let per_minute = (0..d.minutes.len())
+            .map(|r| read_ring(&s.minutes[r], minute))
+            .collect();
         let v = SeriesValue {
             kind: d.kind,
             name,
             counters,
             histograms,
+            per_minute,
         };
         // a kind's `_other` is listed once something was counted in it
         let unused =

@@ -511,6 +511,7 @@ impl DelayQueue {
         }
         stats::count(Event::QueuePushed, ids.len() as u64);
         metrics::add(self.metrics, mq::PUSHED, ids.len() as u64);
+        metrics::add_per_minute(self.metrics, mq::PUSHED_PER_MINUTE, ids.len() as u64);
         Ok(ids)
     }
 
@@ -635,6 +636,7 @@ impl DelayQueue {
         let acked = int(conn::eval(&self.dsn, &c, false)?, "ack")? == 1;
         stats::count(Event::QueueAcked, u64::from(acked));
         metrics::add(self.metrics, mq::ACKED, u64::from(acked));
+        metrics::add_per_minute(self.metrics, mq::ACKED_PER_MINUTE, u64::from(acked));
         self.handled(id);
         Ok(acked)
     }

@@ -184,3 +184,55 @@ fn the_hot_key_sketch_finds_heavy_hitters_in_bounded_memory() {
     assert!((6_000..=14_000).contains(&lim[0].count), "{:?}", lim[0]);
     assert!(lim[1].count < lim[0].count / 4, "{:?}", &lim[..2]);
 }
+
+#[test]
+fn per_minute_rings_keep_the_last_hour() {
+    let ring: [AtomicU64; MINUTES] = std::array::from_fn(|_| AtomicU64::new(0));
+    let t = 29_500_000; // a Unix minute of 2026
+    bump(&ring, t, 3);
+    bump(&ring, t, 4);
+    bump(&ring, t + 1, 5);
+    bump(&ring, t + 59, 1);
+    let v = read_ring(&ring, t + 59);
+    assert_eq!(v.len(), MINUTES);
+    // t + 59's hour starts at t
+    assert_eq!((v[0], v[1], v[59]), (7, 5, 1));
+    assert_eq!(v.iter().sum::<u64>(), 13);
+    // an hour later, t's cell is reused: t + 60 starts from zero
+    bump(&ring, t + 60, 2);
+    let v = read_ring(&ring, t + 60);
+    assert_eq!((v[0], v[58], v[59]), (5, 1, 2));
+    // a writer whose clock is behind does not overwrite a newer minute
+    bump(&ring, t, 100);
+    assert_eq!(read_ring(&ring, t + 60)[59], 2);
+    // nothing for two hours: all zero, no stale count shows again
+    assert!(read_ring(&ring, t + 180).iter().all(|&n| n == 0));
+    // the count saturates, never spills into the minute
+    bump(&ring, t + 181, COUNT_MAX);
+    bump(&ring, t + 181, 10);
+    assert_eq!(read_ring(&ring, t + 181)[59], COUNT_MAX);
+}
+
+#[test]
+fn queue_series_count_pushes_and_acks_per_minute() {
+    setup();
+    let s = series(Kind::Queue, b"per-minute-test");
+    add_per_minute(s, queue::PUSHED_PER_MINUTE, 5);
+    add_per_minute(s, queue::ACKED_PER_MINUTE, 2);
+    add_per_minute(s, queue::ACKED_PER_MINUTE, 0);
+    let snap = snapshot().expect("on");
+    let v = find(&snap, Kind::Queue, b"per-minute-test").expect("series");
+    assert_eq!(v.per_minute.len(), 2);
+    // the current minute is last (a minute may have turned since: then the one before it)
+    let pushed: u64 = v.per_minute[0][58..].iter().sum();
+    let acked: u64 = v.per_minute[1][58..].iter().sum();
+    assert_eq!((pushed, acked), (5, 2));
+    // kinds without rings have none
+    let l = series(Kind::Lock, b"per-minute-test");
+    add(l, lock::ACQUIRED, 1);
+    let snap = snapshot().expect("on");
+    assert!(find(&snap, Kind::Lock, b"per-minute-test")
+        .expect("lock")
+        .per_minute
+        .is_empty());
+}

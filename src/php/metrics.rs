@@ -66,6 +66,17 @@ pub fn all() -> PhpResult<ZBox<ZendHashTable>> {
             for (i, h) in d.histograms.iter().enumerate() {
                 row.insert(h.name, histogram(&s.histograms[i])?)?;
             }
+            if !d.minutes.is_empty() {
+                let mut rings = ZendHashTable::with_capacity(d.minutes.len() as u32);
+                for (r, name) in d.minutes.iter().enumerate() {
+                    let mut ring = ZendHashTable::with_capacity(metrics::MINUTES as u32);
+                    for &v in s.per_minute.get(r).map_or(&[][..], |v| v.as_slice()) {
+                        ring.push(v as i64)?;
+                    }
+                    rings.insert(*name, ring)?;
+                }
+                row.insert("per_minute", rings)?;
+            }
             let mut z = Zval::new();
             z.set_hashtable(row);
             super::cache::insert_key(&mut kind, &s.name, z);

@@ -357,6 +357,10 @@ final class Dashboard
             $h .= '<h2>On this server since PHP started</h2>';
             $h .= self::table(['pushed', 'claimed', 'acked', 'retried', 'redelivered', 'dead-lettered'],
                 [[$mq['pushed'], $mq['claimed'], $mq['acked'], $mq['retried'], $mq['redelivered'], $mq['dead_lettered']]], true);
+            $h .= '<div class="charts">' . Chart::perMinute('Jobs per minute, last hour', [
+                    'pushed' => ['#9db7dd', $mq['per_minute']['pushed']],
+                    'acked' => ['#17803d', $mq['per_minute']['acked']],
+                ]) . '</div>';
             $h .= '<div class="charts">' . Chart::histogram('Due-to-claim lag', $mq['lag_seconds'])
                 . Chart::histogram('Handler time', $mq['handler_seconds']) . '</div>';
         }

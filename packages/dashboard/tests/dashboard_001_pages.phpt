@@ -1,5 +1,5 @@
 --TEST--
-Dashboard pages in headless Chromium: overview, a queue (dead letters listed and found by id, lag and handler charts), locks (holder, TTL, fencing token, waiters), limiters, caches, connections and servers render with their data; a payload, a lock holder and a key holding markup show as text (no element made of them); the screenshots show the page (header, charts, colours); every page carries a CSP that allows no script
+Dashboard pages in headless Chromium: overview, a queue (dead letters listed and found by id, jobs per minute over the last hour, lag and handler charts), locks (holder, TTL, fencing token, waiters), limiters, caches, connections and servers render with their data; a payload, a lock holder and a key holding markup show as text (no element made of them); the screenshots show the page (header, charts, colours); every page carries a CSP that allows no script
 --FILE--
 <?php
 require __DIR__ . '/_dash.inc';
@@ -68,6 +68,9 @@ echo "markup payload shown as text: ", var_export(str_contains($dom, '&lt;img sr
     "; an img element: ", var_export(stripos($dom, '<img') !== false, true), "\n";
 echo "dead letters listed: ", preg_match_all('#<td><code>[^<]*</code></td><td><form#', $dom), "; the binary one as text: ",
     var_export(str_contains($dom, "bin\u{FFFD}"), true), "; charts: ", substr_count($dom, '<svg'), "\n";
+// the last hour per minute: the 5 jobs /work pushed and acked in this server, in this minute or the one before
+echo "last hour: ", var_export(str_contains($dom, 'Jobs per minute, last hour (pushed 5, acked 5)'), true),
+    ", bars of this minute or the last: ", var_export(preg_match('#<title>(this minute|1 min ago), acked: 5</title>|<title>this minute, acked: \d</title>#', $dom) === 1, true), "\n";
 $deadIds = array_column($q->jobs('dead', null)['jobs'], 'id', 'payload');
 $dom = dash_chromium($srv->url . '?p=queue&name=emails&id=' . $deadIds[$xss], ['--dump-dom']);
 echo "found by id: whole payload as text: ", var_export(str_contains($dom, '<pre class="payload">&lt;img src=x onerror=alert(1)&gt;</pre>'), true),
@@ -110,7 +113,8 @@ overview lists: emails, reports, api, pages
 emails has dead letters, reports is ok: true true
 overview screenshot: 1280x900, header bar true, red (dead letters) true, green (ok) true, more than a blank page: true
 markup payload shown as text: true; an img element: false
-dead letters listed: 3; the binary one as text: true; charts: 2
+dead letters listed: 3; the binary one as text: true; charts: 3
+last hour: true, bars of this minute or the last: true
 found by id: whole payload as text: true; state dead: true
 queue screenshot: header true, chart bars true, danger buttons true
 an unknown id: true
