@@ -24,6 +24,7 @@ command -v iptables >/dev/null || need+=(iptables)       # packet loss and parti
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || need+=(libnetfilter-queue-dev) # its latency helper
 command -v promtool >/dev/null || need+=(prometheus)   # promtool checks the metrics exposition
 command -v chromium >/dev/null || need+=(chromium)     # the dashboard's tests, in a real browser,
+command -v chromedriver >/dev/null || need+=(chromium-driver) # driven through WebDriver,
 dpkg -s php-gd >/dev/null 2>&1 || need+=(php-gd)       # whose screenshots they read
 
 # the framework adapters' tests (packages/*): Laravel, with predis as its Redis
