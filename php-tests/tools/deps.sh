@@ -33,7 +33,8 @@ dpkg -s php-gd >/dev/null 2>&1 || need+=(php-gd)       # whose screenshots they 
 for p in php-mbstring php-intl php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter \
   php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher \
   php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer \
-  php-psr-simple-cache php-psr-cache php-psr-log php-symfony-cache-contracts php-symfony-yaml php-symfony-security-core; do
+  php-psr-simple-cache php-psr-cache php-psr-log php-symfony-cache-contracts php-symfony-yaml php-symfony-security-core \
+  php-symfony-web-profiler-bundle; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 

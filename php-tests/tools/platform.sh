@@ -25,7 +25,7 @@ common="ca-certificates gcc libc6-dev make clang libclang-dev libfcgi-bin openss
 # client for cache data (no phpredis build exists for every PHP of the matrix),
 # and Symfony's components (with composer, whose Composer\InstalledVersions
 # Symfony 7's FrameworkBundle needs)
-frameworks="php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer php-psr-simple-cache php-psr-cache php-symfony-cache-contracts php-symfony-yaml php-symfony-security-core"
+frameworks="php-laravel-framework php-predis php-symfony-lock php-symfony-rate-limiter php-symfony-messenger php-symfony-http-foundation php-symfony-console php-symfony-event-dispatcher php-symfony-dependency-injection php-symfony-http-kernel php-symfony-config php-symfony-framework-bundle composer php-psr-simple-cache php-psr-cache php-symfony-cache-contracts php-symfony-yaml php-symfony-security-core php-symfony-web-profiler-bundle"
 # platform -> "suite|packages|packages from experimental|extras": the extras
 # are installed into an existing chroot (no rebuild) when they change
 spec() {
