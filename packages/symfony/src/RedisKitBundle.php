@@ -15,7 +15,8 @@ use Symfony\Component\HttpKernel\Bundle\Bundle;
  * configures `framework.lock` and no `rediskit.lock`; `rediskit.lock.default:
  * true|false` decides explicitly), rate
  * limiter factories, the login rate limiter, and the Messenger transport
- * factory for `rediskit://` DSNs. Nothing connects while the container is
+ * factory for `rediskit://` DSNs, and the profiler's rediskit panel when the app
+ * has Symfony's profiler (`rediskit.profiler`, on by default). Nothing connects while the container is
  * built or the services are made: the first lock, limiter or transport
  * call does.
  */
@@ -54,6 +55,17 @@ class RedisKitBundle extends Bundle
                 }
                 foreach (['lock.factory', \Symfony\Component\Lock\LockFactory::class] as $alias) {
                     $container->setAlias($alias, 'rediskit.lock.factory');
+                }
+            }
+        });
+        // the profiler's panel only where there is a profiler (framework.profiler
+        // enabled: FrameworkBundle defines the `profiler` service); elsewhere its
+        // kernel.request listener would take snapshots nobody reads
+        $container->addCompilerPass(new class implements CompilerPassInterface {
+            public function process(ContainerBuilder $container): void
+            {
+                if ($container->hasDefinition('rediskit.data_collector') && !$container->hasDefinition('profiler')) {
+                    $container->removeDefinition('rediskit.data_collector');
                 }
             }
         });

@@ -64,8 +64,8 @@ foreach ($uses as $package => $where) {
     }
     if (isset($suggest[$package])) {
         // a suggested package may only be needed by the bundle (RedisKitBundle, its DependencyInjection,
-        // and the controllers only it registers)
-        $outside = array_filter(array_keys($where), fn($f) => $f !== 'RedisKitBundle.php' && !str_starts_with($f, 'DependencyInjection/') && !str_starts_with($f, 'Controller/'));
+        // and the controllers and the profiler's data collector only it registers)
+        $outside = array_filter(array_keys($where), fn($f) => $f !== 'RedisKitBundle.php' && !str_starts_with($f, 'DependencyInjection/') && !str_starts_with($f, 'Controller/') && !str_starts_with($f, 'DataCollector/'));
         if ($outside) {
             printf("suggested only, but needed outside the bundle: %s (by %s)\n", $package, implode(', ', $outside));
         }

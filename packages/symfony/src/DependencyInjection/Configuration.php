@@ -76,6 +76,7 @@ final class Configuration implements ConfigurationInterface
                     ->end()
                 ->end()
                 ->booleanNode('messenger')->info('register the rediskit:// transport factory')->defaultTrue()->end()
+                ->booleanNode('profiler')->info('a rediskit panel in the Symfony profiler (this request\'s commands, round trips, Redis time, locks, limiter decisions, cache hits), when the app has the profiler (framework.profiler)')->defaultTrue()->end()
                 ->arrayNode('dashboard')
                     ->info('the dashboard controller (rediskit/dashboard), service rediskit.dashboard_controller (route it yourself, GET and POST)')
                     ->canBeEnabled()

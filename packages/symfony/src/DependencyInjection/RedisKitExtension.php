@@ -5,6 +5,7 @@ namespace RedisKit\Symfony\DependencyInjection;
 use RedisKit\Symfony\Cache\RedisKitCache;
 use RedisKit\Symfony\Controller\DashboardController;
 use RedisKit\Symfony\Controller\MetricsController;
+use RedisKit\Symfony\DataCollector\RedisKitDataCollector;
 use RedisKit\Symfony\Lock\LockFactory;
 use RedisKit\Symfony\Lock\RedisKitStore;
 use RedisKit\Symfony\Messenger\RedisKitTransportFactory;
@@ -36,7 +37,9 @@ use Symfony\Component\DependencyInjection\Reference;
  * `rediskit.messenger.transport_factory` (tagged
  * `messenger.transport_factory`, so `rediskit://` transport DSNs work), and
  * with `metrics.enabled` `rediskit.metrics_controller` (the Prometheus
- * endpoint; route it yourself).
+ * endpoint; route it yourself), and with `profiler` (on by default)
+ * `rediskit.data_collector`, the profiler's rediskit panel, kept only when
+ * the app has Symfony's profiler (see RedisKitBundle).
  */
 final class RedisKitExtension extends Extension
 {
@@ -120,6 +123,14 @@ final class RedisKitExtension extends Extension
 
         if ($config['messenger']) {
             $container->register('rediskit.messenger.transport_factory', RedisKitTransportFactory::class)->addTag('messenger.transport_factory');
+        }
+
+        if ($config['profiler']) {
+            // kept only when the app has the profiler (RedisKitBundle's pass);
+            // the early kernel.request listener takes the request's start snapshot
+            $container->register('rediskit.data_collector', RedisKitDataCollector::class)
+                ->addTag('data_collector', ['template' => RedisKitDataCollector::TEMPLATE, 'id' => 'rediskit', 'priority' => 245])
+                ->addTag('kernel.event_listener', ['event' => 'kernel.request', 'method' => 'onKernelRequest', 'priority' => 4096]);
         }
 
         $dashboard = $config['dashboard'];
