@@ -20,7 +20,8 @@ $commands = fn() => RedisKit\stats()['commands'];
 echo "-- Symfony's LockFactory\n";
 $factory = new LockFactory(sf_store());
 $lock = $factory->createLock('job', 300.0);
-$lock->acquire();                       // warm: connection and scripts
+$lock->acquire();                       // warm: connection and scripts (refresh's
+$lock->refresh(300.0);                  // too: a server that never ran it answers NOSCRIPT once)
 $lock->release();
 $c0 = $commands();
 $ok = $lock->acquire();
