@@ -1001,7 +1001,10 @@ namespace RedisKit {
      * connections_opened, live_connections, reconnects, commands, scripts_loaded,
      * noscript_fallbacks, errors, requests, topology_queries (CLUSTER SLOTS /
      * SENTINEL lookups, not in commands), registrations (objects recorded in
-     * RedisKit\registry(), once per object per process, not in commands), the per-primitive counters lock_acquired, lock_contended,
+     * RedisKit\registry(), once per object per process, not in commands),
+     * round_trips (replies waited for: a pipeline or a script is one),
+     * redis_wait_us (microseconds spent waiting for those replies: network
+     * and Redis), the per-primitive counters lock_acquired, lock_contended,
      * lock_timed_out, lock_lost, queue_pushed, queue_claimed, queue_acked,
      * queue_redelivered, queue_dead, limiter_allowed, limiter_denied,
      * limiter_local_blocks, cache_hits, cache_misses, cache_computes, cache_waits,
