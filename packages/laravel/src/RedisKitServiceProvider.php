@@ -17,7 +17,7 @@ use Illuminate\Support\ServiceProvider;
  * as the `throttle` route middleware, in place of the one the application's
  * HTTP kernel names, and (when config rediskit.metrics.route is a path) the
  * Prometheus endpoint there; in the console, the `rediskit:status`,
- * `rediskit:pause` and `rediskit:resume` commands. Auto-discovered
+ * `rediskit:pause`, `rediskit:resume` and `rediskit:dead` commands. Auto-discovered
  * (composer.json extra.laravel.providers).
  * Booting sends nothing to Redis.
  */
@@ -63,7 +63,7 @@ class RedisKitServiceProvider extends ServiceProvider
         }
 
         if ($this->app->runningInConsole()) {
-            $this->commands([Console\StatusCommand::class, Console\PauseCommand::class, Console\ResumeCommand::class]);
+            $this->commands([Console\StatusCommand::class, Console\PauseCommand::class, Console\ResumeCommand::class, Console\DeadCommand::class]);
         }
 
         // the Prometheus endpoint, where config rediskit.metrics.route says

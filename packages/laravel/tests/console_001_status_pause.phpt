@@ -1,5 +1,5 @@
 --TEST--
-Laravel console: `php artisan rediskit:status` lists every rediskit queue connection's queues with counts, lag and state; `rediskit:pause` stops workers getting jobs (pushes still taken) and `rediskit:resume` lets them again, through the real artisan of a Laravel application; a connection that is not rediskit is refused with a clear message
+Laravel console: `php artisan rediskit:status` lists every rediskit queue connection's queues with counts, lag and state; `rediskit:pause` stops workers getting jobs (pushes still taken) and `rediskit:resume` lets them again, through the real artisan of a Laravel application; a connection that is not rediskit is refused with a clear message; `rediskit:dead` lists a DelayQueue's dead letters (a terminal escape in a payload shown escaped), requeues one by id (a worker gets it again) and deletes all, and refuses bad options
 --INI--
 extension=mbstring
 include_path=.:/usr/share/php
@@ -84,10 +84,50 @@ Queue::connection('mail')->pushRaw('{"job":"m3"}');
 echo Queue::connection('mail')->pop()?->getRawBody() ?? 'nothing';
 PHP), "\n";
 
+// rediskit:dead: the dead letters of a DelayQueue the application uses on
+// config rediskit.connection (3 jobs failed once with max_attempts 1; one
+// payload holds a terminal escape)
+$dq = 'dead-' . getmypid();
+echo $code(str_replace('DQ', $dq, <<<'PHP'
+$q = new RedisKit\DelayQueue('DQ', config('rediskit.connection'), ['max_attempts' => 1, 'backoff' => 0]);
+$q->pushMany(['{"order":1}', '{"order":2}', "\e[31mred"]);
+foreach ($q->pop(3) as $j) $q->retry($j['id'], 0);
+echo 'dead: ', $q->counts()['dead'];
+PHP)), "\n";
+$deadRows = function (string $out) {
+    $rows = [];
+    foreach (explode("\n", $out) as $line) {
+        $cells = array_map('trim', explode('|', trim($line, " |")));
+        if (count($cells) === 4 && $cells[0] !== 'id') $rows[] = $cells;
+    }
+    return $rows;
+};
+[$rc, $out] = $artisan('rediskit:dead', $dq);
+$rows = $deadRows($out);
+echo "dead: exit $rc, ", count($rows), " rows, payloads: ", implode(' ', array_column($rows, 3)), ", attempts: ", implode(' ', array_column($rows, 1)), "\n";
+[$rc, $out] = $artisan('rediskit:dead', $dq, '--limit=2');
+echo "--limit=2: ", count($deadRows($out)), " rows, ", var_export(str_contains($out, '1 more: --limit=3 shows them'), true), "\n";
+$first = $rows[0][0];
+[$rc, $out] = $artisan('rediskit:dead', $dq, "--retry=$first");
+echo "--retry=ID: $out\n";
+echo "a worker gets it again: ", $code(str_replace(['DQ', 'ID'], [$dq, $first], <<<'PHP'
+$q = new RedisKit\DelayQueue('DQ', config('rediskit.connection'));
+$j = $q->pop(1)[0] ?? null;
+echo $j !== null && $j['id'] === 'ID' && $j['attempts'] === 0 ? 'yes, attempts 0' : json_encode($j);
+PHP)), "\n";
+[$rc, $out] = $artisan('rediskit:dead', $dq, '--purge=all');
+echo "--purge=all: $out\n";
+[$rc, $out] = $artisan('rediskit:dead', $dq);
+echo "then: $out\n";
+[$rc, $out, $err] = $artisan('rediskit:dead', $dq, '--retry=all', '--purge=all');
+echo "both: exit $rc, ", trim($out . $err), "\n";
+[$rc, $out, $err] = $artisan('rediskit:dead', $dq, '--limit=0');
+echo "--limit=0: exit $rc, ", trim($out . $err), "\n";
+
 [$rc, $out, $err] = $artisan('rediskit:pause', '--connection=sync');
 echo "a sync connection: exit $rc, ", str_contains(preg_replace('/\s+/', '', $out . $err), preg_replace('/\s+/', '', 'queue connection "sync" does not use the rediskit driver (driver sync); rediskit connections: rediskit, mail')) ? 'refused with the message' : "$out $err", "\n";
 ?>
---EXPECT--
+--EXPECTF--
 package:discover: exit 0
 queue connections added: 1
 pushed
@@ -106,4 +146,13 @@ a worker gets: {"job":"a"}
 pause mail: Paused queue "mail".
 mail paused, default not: true true
 queue:clear ends the pause: {"job":"m3"}
+dead: 3
+dead: exit 0, 3 rows, payloads: {"order":1} {"order":2} \033[31mred, attempts: 1 1 1
+--limit=2: 2 rows, true
+--retry=ID: Requeued 1 dead job(s) of "dead-%d": due now.
+a worker gets it again: yes, attempts 0
+--purge=all: Deleted 2 dead job(s) of "dead-%d".
+then: Queue "dead-%d" has no dead job.
+both: exit 2, Give --retry or --purge, not both.
+--limit=0: exit 2, --limit must be a whole number from 1 to 1000.
 a sync connection: exit 1, refused with the message
