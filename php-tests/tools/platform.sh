@@ -30,7 +30,7 @@ frameworks="php-laravel-framework php-predis php-symfony-lock php-symfony-rate-l
 # are installed into an existing chroot (no rebuild) when they change
 spec() {
   case "$1" in
-    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||php8.4-intl $frameworks $zts_deps prometheus" ;;
+    trixie) echo "trixie|$common php8.4-cli php8.4-dev php8.4-fpm redis-server redis-tools valkey-server valkey-tools||php8.4-intl $frameworks $zts_deps prometheus chromium chromium-driver php8.4-gd" ;;
     trixie-zts) spec trixie ;;
     # php8.5-{mbstring,xml,intl} (experimental, pinned) keep Laravel's
     # dependencies from pulling in sid's PHP 8.4

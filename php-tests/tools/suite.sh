@@ -205,11 +205,12 @@ if want psr; then
 fi
 
 if want dashboard; then
-  # packages/dashboard's tests: its pages in Debian's headless Chromium (the
-  # host only: the chroots have no browser; the pages are the same PHP)
+  # packages/dashboard's tests: its pages in Debian's headless Chromium, on
+  # the host (PHP 8.2) and trixie (PHP 8.4, whose chroot has the browser);
+  # sid's PHP 8.5 runs the same pages' PHP in the Laravel and Symfony mounts
   stage "dashboard (packages/dashboard) in headless Chromium ($(server_version))"
-  if [ "$platform" != host ]; then
-    echo "   (on the host only)"
+  if [ "$platform" != host ] && [ "$platform" != trixie ]; then
+    echo "   (on the host and trixie)"
   elif command -v chromium >/dev/null && "$PHPBIN" -n -d extension=gd -r 'exit(function_exists("imagecreatefrompng") ? 0 : 1);' 2>/dev/null; then
     RK_PHPT_ARGS="-d extension=gd" run_phpt ${DASHBOARD_PHPT:-packages/dashboard/tests/*.phpt}
   else
