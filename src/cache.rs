@@ -598,6 +598,20 @@ pub struct Cache {
 }
 
 impl Cache {
+    /// Records the cache in the registry, once per process: after a call
+    /// that reached Redis.
+    #[inline]
+    fn registered(&self) {
+        self.registration.done(&self.dsn, &self.base, || {
+            format!(
+                "ttl={}&serializer={}&local={}",
+                self.default_ttl_ms as f64 / 1000.0,
+                self.serializer.name(),
+                u8::from(self.local.is_some())
+            )
+        });
+    }
+
     /// `serializers`: the serializers this PHP can use (igbinary only when loaded).
     pub fn new(
         namespace: &[u8],
@@ -643,15 +657,9 @@ impl Cache {
         base.push(b':');
         let counters = counters_for(&base, namespace);
         let registration = crate::registry::Registration::new(
-            prefix.as_bytes(),
             crate::registry::Kind::Cache,
-            namespace,
-            format!(
-                "ttl={}&serializer={}&local={}",
-                default_ttl_ms as f64 / 1000.0,
-                serializer.name(),
-                u8::from(local.is_some())
-            ),
+            prefix.len(),
+            namespace.len(),
         );
         let local = local.map(|(max, recheck)| local::tier_on(&dsn, "cache", &base, max, recheck));
         Ok(Cache {
@@ -781,7 +789,7 @@ impl Cache {
         })?;
         // recorded in the registry after a call that succeeded (a failed
         // call writes nothing, that record included)
-        self.registration.done(&self.dsn);
+        self.registered();
         let (found, local) = self.decode_hit(fetched);
         let now = now_ms();
         let found = found.filter(|e| !e.is_stale(now));
@@ -899,7 +907,7 @@ impl Cache {
         self.counters.add(Count::Hit, hits);
         self.counters.add(Count::Miss, out.len() as u64 - hits);
         self.counters.add(Count::LocalHit, local_hits);
-        self.registration.done(&self.dsn);
+        self.registered();
         Ok(out)
     }
 
@@ -959,7 +967,7 @@ impl Cache {
                 .collect();
             conn::transaction(&self.dsn, &cmds, true)?;
         }
-        self.registration.done(&self.dsn);
+        self.registered();
         Ok(())
     }
 
@@ -1276,7 +1284,7 @@ impl Cache {
         if r.is_ok() {
             // in the registry after a call that succeeded: a compute that
             // failed, or a value that could not be stored, writes nothing
-            self.registration.done(&self.dsn);
+            self.registered();
         }
         r
     }

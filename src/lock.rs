@@ -562,16 +562,9 @@ impl Lock {
             dsns
         };
         let registration = crate::registry::Registration::new(
-            &prefix,
             crate::registry::Kind::Lock,
-            resource,
-            format!(
-                "ttl={}&fair={}&watchdog={}&servers={}",
-                ttl.as_secs_f64(),
-                u8::from(fair),
-                u8::from(watchdog),
-                dsns.len()
-            ),
+            prefix.len(),
+            resource.len(),
         );
         let mut key = prefix;
         key.extend_from_slice(resource);
@@ -703,7 +696,17 @@ impl Lock {
         };
         stats::count(Event::LockContended, u64::from(busy.get()));
         if r.is_ok() {
-            self.sh.registration.done(&self.sh.nodes[0].dsn);
+            let sh = &self.sh;
+            sh.registration
+                .done(&sh.nodes[0].dsn, &sh.nodes[0].keys, || {
+                    format!(
+                        "ttl={}&fair={}&watchdog={}&servers={}",
+                        sh.ttl_ms.load(SeqCst) as f64 / 1000.0,
+                        u8::from(sh.fair),
+                        u8::from(sh.watchdog),
+                        sh.nodes.len()
+                    )
+                });
         }
         let m = self.sh.metrics;
         metrics::add(m, mlock::CONTENDED, u64::from(busy.get()));

@@ -302,10 +302,9 @@ impl DelayQueue {
             backoff_ms: (backoff * 1000.0).round() as i64,
         };
         let registration = crate::registry::Registration::new(
-            &prefix,
             crate::registry::Kind::Queue,
-            name,
-            format!("visibility_timeout={vt}&max_attempts={max_attempts}&backoff={backoff}"),
+            prefix.len(),
+            name.len(),
         );
         let mut key = prefix;
         key.extend_from_slice(name);
@@ -385,7 +384,15 @@ impl DelayQueue {
     #[inline]
     fn registered(&self) {
         if let Some(r) = &self.registration {
-            r.done(&self.dsn);
+            let c = self.cfg;
+            r.done(&self.dsn, &self.keys[0], || {
+                format!(
+                    "visibility_timeout={}&max_attempts={}&backoff={}",
+                    c.visibility_ms as f64 / 1000.0,
+                    c.max_attempts,
+                    c.backoff_ms as f64 / 1000.0
+                )
+            });
         }
     }
 

@@ -376,14 +376,9 @@ impl RateLimiter {
         let params = Params::new(alg, limit, window, burst)?;
         let dsn = connection.single(settings)?;
         let registration = Arc::new(crate::registry::Registration::new(
-            &prefix,
             crate::registry::Kind::Limiter,
-            name,
-            format!(
-                "algorithm={}&limit={limit}&window={window}{}",
-                alg.name(),
-                burst.map(|b| format!("&burst={b}")).unwrap_or_default()
-            ),
+            prefix.len(),
+            name.len(),
         ));
         let mut base = prefix;
         base.extend_from_slice(name);
@@ -406,6 +401,21 @@ impl RateLimiter {
 
     pub fn name(&self) -> &[u8] {
         &self.name
+    }
+
+    /// What the registry shows of it (burst: the algorithms that have one).
+    fn settings(&self) -> String {
+        let p = &self.params;
+        let burst = match p.alg {
+            Algorithm::TokenBucket | Algorithm::Gcra => format!("&burst={}", p.burst),
+            _ => String::new(),
+        };
+        format!(
+            "algorithm={}&limit={}&window={}{burst}",
+            p.alg.name(),
+            p.limit,
+            self.window
+        )
     }
 
     /// This limiter's hottest keys on this host (from the metrics' hot-key
@@ -606,7 +616,7 @@ impl RateLimiter {
         };
         let at = Instant::now();
         for l in limiters {
-            l.registration.done(&l.dsn);
+            l.registration.done(&l.dsn, &l.base, || l.settings());
         }
         let (allowed, parts) = parse_reply(reply, limiters.len())?;
         let mut outcomes = Vec::with_capacity(limiters.len());

@@ -53,15 +53,16 @@ impl Kind {
 /// key, kind, name), and of (connection, registry key, kind) for a full kind.
 static RECORDED: Mutex<Option<HashSet<u64>>> = Mutex::new(None);
 
-/// One object's registration: made with the object, sent (at most once per
-/// process) after its first call that reached Redis.
+/// One object's registration: made with the object (nothing allocated: the
+/// object keeps its prefix and name in a key of its own), sent at most once
+/// per process after the object's first call that reached Redis.
 #[derive(Debug)]
 pub struct Registration {
     pending: AtomicBool,
-    key: Vec<u8>,
     kind: Kind,
-    name: Vec<u8>,
-    settings: String,
+    /// Where the prefix ends and the name does in the key `done` is given.
+    prefix_len: usize,
+    name_len: usize,
 }
 
 fn digest(parts: &[&[u8]]) -> u64 {
@@ -73,35 +74,40 @@ fn digest(parts: &[&[u8]]) -> u64 {
 }
 
 impl Registration {
-    /// `prefix` and `name` as the object has them; `settings` what the
-    /// registry shows of it (`k=v&k=v`).
-    pub fn new(prefix: &[u8], kind: Kind, name: &[u8], settings: String) -> Self {
-        let mut key = prefix.to_vec();
-        key.extend_from_slice(KEY.as_bytes());
+    /// An object whose keys start with a prefix of `prefix_len` bytes
+    /// followed by its name of `name_len` bytes.
+    pub fn new(kind: Kind, prefix_len: usize, name_len: usize) -> Self {
         Registration {
             pending: AtomicBool::new(true),
-            key,
             kind,
-            name: name.to_vec(),
-            settings,
+            prefix_len,
+            name_len,
         }
     }
 
     /// Records the object if this process has not yet: call it after a call
-    /// of the object that reached Redis. Costs nothing once done.
+    /// of the object that reached Redis, with a key that starts with its
+    /// prefix and name, and what the registry shows of its settings
+    /// (`k=v&k=v`, only made when sent). Costs one relaxed load once done.
     #[inline]
-    pub fn done(&self, dsn: &Dsn) {
+    pub fn done(&self, dsn: &Dsn, key: &[u8], settings: impl FnOnce() -> String) {
         if self.pending.load(Relaxed) {
-            self.record(dsn);
+            self.record(dsn, key, settings);
         }
     }
 
     #[cold]
-    fn record(&self, dsn: &Dsn) {
+    fn record(&self, dsn: &Dsn, key: &[u8], settings: impl FnOnce() -> String) {
         self.pending.store(false, Relaxed);
+        let Some(prefix) = key.get(..self.prefix_len) else {
+            return;
+        };
+        let Some(name) = key.get(self.prefix_len..self.prefix_len + self.name_len) else {
+            return;
+        };
         let kind = self.kind.name().as_bytes();
-        let full = digest(&[dsn.key.as_bytes(), &self.key, kind]);
-        let entry = digest(&[dsn.key.as_bytes(), &self.key, kind, &self.name]);
+        let full = digest(&[dsn.key.as_bytes(), prefix, kind]);
+        let entry = digest(&[dsn.key.as_bytes(), prefix, kind, name]);
         {
             let mut g = RECORDED.lock();
             let set = g.get_or_insert_with(HashSet::new);
@@ -110,17 +116,20 @@ impl Registration {
             }
             set.insert(entry);
         }
+        let mut registry = prefix.to_vec();
+        registry.extend_from_slice(KEY.as_bytes());
         let mut field = kind.to_vec();
         field.push(b':');
-        field.extend_from_slice(&self.name);
+        field.extend_from_slice(name);
         let mut count = b"#".to_vec();
         count.extend_from_slice(kind);
+        let settings = settings();
         let mut c = ScriptCall::new(&crate::scripts::REGISTRY_ADD);
-        c.key(&self.key)
+        c.key(&registry)
             .arg(&field)
             .arg(&count)
             .int(MAX_PER_KIND)
-            .arg(self.settings.as_bytes());
+            .arg(settings.as_bytes());
         if let Ok(Value::Int(0)) = conn::bookkeeping_eval(dsn, &c) {
             RECORDED
                 .lock()
@@ -236,6 +245,14 @@ mod tests {
         assert_eq!(parse_entry(b"lock:x", b"seen=NaN"), None);
     }
 
+    /// What an object does: a registration, then `done` with its key.
+    fn register(dsn: &Dsn, prefix: &[u8], kind: Kind, name: &[u8], settings: &str) {
+        let mut key = prefix.to_vec();
+        key.extend_from_slice(name);
+        key.extend_from_slice(b":side");
+        Registration::new(kind, prefix.len(), name.len()).done(dsn, &key, || settings.into());
+    }
+
     #[test]
     fn recorded_once_per_process_and_listed() {
         let dsn = conn::test_dsn();
@@ -247,12 +264,23 @@ mod tests {
         conn::command(&dsn, &del, false).unwrap();
         let before = conn::stats::snapshot();
         let count = |s: &[(&str, u64)], k: &str| s.iter().find(|(n, _)| *n == k).map(|p| p.1);
-        let a = Registration::new(&prefix, Kind::Queue, b"orders", "max_attempts=5".into());
-        a.done(&dsn);
-        a.done(&dsn);
+        let a = Registration::new(Kind::Queue, prefix.len(), 6);
+        let mut qkey = prefix.clone();
+        qkey.extend_from_slice(b"orders");
+        let made = std::cell::Cell::new(0);
+        let settings = || {
+            made.set(made.get() + 1);
+            "max_attempts=5".to_string()
+        };
+        a.done(&dsn, &qkey, settings);
+        a.done(&dsn, &qkey, settings);
+        // the settings are made once, when sent
+        assert_eq!(made.get(), 1);
         // a second object of the same name in this process: nothing sent
-        Registration::new(&prefix, Kind::Queue, b"orders", "max_attempts=5".into()).done(&dsn);
-        Registration::new(&prefix, Kind::Lock, b"orders", String::new()).done(&dsn);
+        register(&dsn, &prefix, Kind::Queue, b"orders", "max_attempts=5");
+        register(&dsn, &prefix, Kind::Lock, b"orders", "");
+        // a key shorter than the registration says: nothing sent, no panic
+        Registration::new(Kind::Cache, prefix.len(), 99).done(&dsn, &qkey, String::new);
         let after = conn::stats::snapshot();
         assert_eq!(
             count(&after, "registrations"),
@@ -294,15 +322,15 @@ mod tests {
         conn::command(&dsn, &fill, false).unwrap();
         let regs = |s: &[(&str, u64)]| s.iter().find(|(n, _)| *n == "registrations").map(|p| p.1);
         let r0 = regs(&conn::stats::snapshot());
-        Registration::new(&prefix, Kind::Cache, b"one", String::new()).done(&dsn);
-        Registration::new(&prefix, Kind::Cache, b"two", String::new()).done(&dsn);
+        register(&dsn, &prefix, Kind::Cache, b"one", "");
+        register(&dsn, &prefix, Kind::Cache, b"two", "");
         // the first learnt the kind is full: the second sent nothing
         assert_eq!(regs(&conn::stats::snapshot()), r0.map(|n| n + 1));
         let (entries, full) = list(&dsn, &prefix).unwrap();
         assert!(entries.is_empty(), "{entries:?}");
         assert_eq!(full, vec![Kind::Cache]);
         // another kind still records
-        Registration::new(&prefix, Kind::Lock, b"l", String::new()).done(&dsn);
+        register(&dsn, &prefix, Kind::Lock, b"l", "");
         assert_eq!(list(&dsn, &prefix).unwrap().0.len(), 1);
         conn::command(&dsn, &del, false).unwrap();
     }
