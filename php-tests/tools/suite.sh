@@ -145,8 +145,9 @@ if want cluster; then
   stage "core PHPT cases against a 6-node cluster ($(server_version))"
   if cports=$(start_cluster); then
     set -- $cports
+    # two tests at a time: the six nodes share the cores with them
     RK_CONNECTION="{\"cluster\":[\"redis://127.0.0.1:$1\",\"redis://127.0.0.1:$2\",\"redis://127.0.0.1:$3\"]}" \
-      REDIS_URL="redis://127.0.0.1:$1" run_phpt $topo_tests
+      REDIS_URL="redis://127.0.0.1:$1" RK_PHPT_JOBS=${RK_PHPT_JOBS:-2} run_phpt $topo_tests
   else
     count 0 1
   fi
@@ -156,7 +157,7 @@ if want sentinel; then
   if sports=$(start_sentinel_group); then
     set -- $sports
     RK_CONNECTION="{\"sentinel\":[\"redis://127.0.0.1:$3\",\"redis://127.0.0.1:$4\",\"redis://127.0.0.1:$5\"],\"service\":\"rkmaster\"}" \
-      REDIS_URL="redis://127.0.0.1:$1" run_phpt $topo_tests
+      REDIS_URL="redis://127.0.0.1:$1" RK_PHPT_JOBS=${RK_PHPT_JOBS:-2} run_phpt $topo_tests
   else
     count 0 1
   fi
