@@ -19,6 +19,16 @@ FUZZ_TARGET_DIR=$TARGET/fuzz
 PHP=${PHP:-php}
 EXT=${RK_EXT:-$TARGET/release/librediskit.so}
 
+# cargo with PATH less the test suite's shims' directory (a new one each
+# run): a PATH that changes makes ext-php-rs's build script, and everything
+# built on it, build again
+cargo() {
+  local path=":$PATH:"
+  [ -n "${RK_RUN_DIR:-}" ] && path=${path//":$RK_RUN_DIR/bin:"/:}
+  path=${path#:}
+  PATH=${path%:} command cargo "$@"
+}
+
 # the toolchain cargo-fuzz builds with: "+nightly" if rustup has one
 toolchain() {
   if cargo +nightly --version >/dev/null 2>&1; then

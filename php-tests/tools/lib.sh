@@ -27,6 +27,31 @@ use_server() {
   ln -sfn "$REDIS_CLI" "$RK_RUN_DIR/bin/redis-cli"
   case ":$PATH:" in *":$RK_RUN_DIR/bin:"*) ;; *) export PATH="$RK_RUN_DIR/bin:$PATH" ;; esac
 }
+# cargo as these scripts run it. ext-php-rs's build script runs again, and
+# all that is built on it is rebuilt, whenever PATH, PHP or PHP_CONFIG
+# differ from the last build's: PATH leaves out the shims' directory (a new
+# one each run), PHP is the PHP binary itself and PHP_CONFIG the php-config
+# PIE's build is given when it is this PHP's (as pie-build.sh picks it), so
+# a run reuses the last run's builds and the PIE stage the build stage's.
+cargo() {
+  local path php ver cfg
+  path=$(build_path)
+  php=$(readlink -f "$(command -v "$PHP")" 2>/dev/null) || php=$PHP
+  ver=$("$php" -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;' 2>/dev/null)
+  cfg=$(command -v "php-config$ver" || command -v php-config)
+  if [ -n "$cfg" ] && [ "$("$cfg" --php-binary 2>/dev/null)" = "$php" ]; then
+    PATH=$path PHP=$php PHP_CONFIG=$cfg command cargo "$@"
+  else
+    PATH=$path PHP=$php command cargo "$@"
+  fi
+}
+# PATH without the shims' directory, for make running cargo (PIE's build)
+build_path() {
+  local path=":$PATH:"
+  path=${path//":$RK_RUN_DIR/bin:"/:}
+  path=${path#:}
+  echo "${path%:}"
+}
 server_version() { "$REDIS_SERVER" --version | grep -oE '^[A-Za-z]+ server v=[0-9.]+' | sed 's/ server v=/ /'; }
 [ -x "$RK_RUN_DIR/bin/redis-server" ] || use_server "$REDIS_SERVER" "$REDIS_CLI"
 

@@ -27,11 +27,11 @@ cd "$src/pie"
 echo "-- $phpize"; "$phpize" >"$RK_RUN_DIR/pie.log" 2>&1 || { cat "$RK_RUN_DIR/pie.log"; exit 1; }
 echo "-- ./configure --with-php-config=$phpconfig"
 ./configure --with-php-config="$phpconfig" >>"$RK_RUN_DIR/pie.log" 2>&1 || { tail -30 "$RK_RUN_DIR/pie.log"; exit 1; }
-echo "-- make"; make >>"$RK_RUN_DIR/pie.log" 2>&1 || { tail -30 "$RK_RUN_DIR/pie.log"; exit 1; }
+echo "-- make"; PATH=$(build_path) make >>"$RK_RUN_DIR/pie.log" 2>&1 || { tail -30 "$RK_RUN_DIR/pie.log"; exit 1; }
 [ -f modules/rediskit.so ] || { echo "make left no modules/rediskit.so"; exit 1; }
 staging=$RK_RUN_DIR/pie-root
 echo "-- make install INSTALL_ROOT=$staging"
-make install INSTALL_ROOT="$staging" >>"$RK_RUN_DIR/pie.log" 2>&1 || { tail -30 "$RK_RUN_DIR/pie.log"; exit 1; }
+PATH=$(build_path) make install INSTALL_ROOT="$staging" >>"$RK_RUN_DIR/pie.log" 2>&1 || { tail -30 "$RK_RUN_DIR/pie.log"; exit 1; }
 so="$staging$("$phpconfig" --extension-dir)/rediskit.so"
 [ -f "$so" ] || { echo "make install did not install $so"; exit 1; }
 loaded=$("$PHP" -n -d extension="$so" -r 'echo phpversion("rediskit");')
