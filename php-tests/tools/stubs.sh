@@ -3,6 +3,9 @@
 # (cargo-php 0.2.x); with --check, fails if the committed file differs.
 set -u
 cd "$(dirname "$0")/../.."
+# cargo as the build stage runs it (same PATH, PHP and PHP_CONFIG): its
+# debug build is reused, not made again
+source php-tests/tools/lib.sh
 raw=$(cargo php stubs --stdout 2>/dev/null) || { echo "cargo php stubs failed (run: php-tests/tools/deps.sh --stubs)"; exit 1; }
 fixed=$(echo "$raw" | php -n -d extension="${CARGO_TARGET_DIR:-$PWD/target}/debug/librediskit.so" php-tests/tools/fix-stubs.php) || exit 1
 # the same file twice: in stubs/ and in the composer package rediskit/stubs
