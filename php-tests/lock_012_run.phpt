@@ -33,7 +33,8 @@ try {
     $took = microtime(true) - $t;
     echo get_class($e), ': ', $e->getMessage(), "\n";
     var_dump($e instanceof RedisKit\Exception, $e->getFile() === __FILE__, $e->getLine() === $line);
-    rk_assert($took >= 0.2 && $took < 0.3, "gave up after $took s");
+    // after its 0.2 s wait, long before the holder's lock expires (30 s)
+    rk_assert($took >= 0.2 && $took < 5.0, "gave up after $took s");
 }
 var_dump($called, $raw->get("{$ns}run") === $other->token());
 

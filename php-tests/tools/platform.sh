@@ -312,7 +312,7 @@ in_chroot() {
     exec chroot "$RK_DIR" /usr/bin/env -i HOME=/root TERM=dumb LANG=${RK_LANG:-C.UTF-8} \
       PATH=${RK_PATH_PREFIX:-}/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       CARGO_TARGET_DIR=${RK_CHROOT_TARGET:-/rk/target} CARGO_TERM_COLOR=never RK_PLATFORM="${RK_PLATFORM:-}" \
-      CI="${CI:-}" RK_PHPT_TIMEOUT="${RK_PHPT_TIMEOUT:-}" RK_TIME_SCALE="${RK_TIME_SCALE:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" SYMFONY_PHPT="${SYMFONY_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
+      CI="${CI:-}" RK_PHPT_TIMEOUT="${RK_PHPT_TIMEOUT:-}" RK_TIME_SCALE="${RK_TIME_SCALE:-}" RK_PHPT_JOBS="${RK_PHPT_JOBS:-}" STAGES="${STAGES:-}" PHPT="${PHPT:-}" LARAVEL_PHPT="${LARAVEL_PHPT:-}" SYMFONY_PHPT="${SYMFONY_PHPT:-}" TOPOLOGY="${TOPOLOGY:-}" "$@"
   ' rk "$@"
 }
 
@@ -337,8 +337,10 @@ case "${1:-}" in
       # LANG=C: the root has no C.UTF-8 locale files (nothing ran localedef);
       # emulated, a PHPT file may run 5-20 times longer than natively, and
       # RK_TIME_SCALE tells the harness so: it stretches client read timeouts
-      # and a test's own pacing (never an assertion) by that factor
-      RK_TIME_SCALE=${RK_TIME_SCALE:-10} RK_PHPT_TIMEOUT=${RK_PHPT_TIMEOUT:-600} RK_PLATFORM=$name RK_TARGET_NAME=$name RK_CHROOT_TARGET=/rk/target/$ARM64_TARGET RK_LANG=C \
+      # and a test's own pacing (never an assertion) by that factor; one test
+      # at a time (emulation keeps both cores busy, and run-tests.php's
+      # parallel workers can miss their start-up deadline under it)
+      RK_TIME_SCALE=${RK_TIME_SCALE:-10} RK_PHPT_JOBS=${RK_PHPT_JOBS:-1} RK_PHPT_TIMEOUT=${RK_PHPT_TIMEOUT:-600} RK_PLATFORM=$name RK_TARGET_NAME=$name RK_CHROOT_TARGET=/rk/target/$ARM64_TARGET RK_LANG=C \
         in_chroot "$RK_CACHE/chroot/$name" bash -c 'cd /rk/src && exec "$@"' rk "$@"
       exit
     fi

@@ -115,7 +115,8 @@ unlink("$dir/broken");
 $dead = array_column($q->jobs('dead')['jobs'], 'id', 'payload');
 $id = $dead[$xss];
 $b->click("//tr[td/a[text()='$id']]//button[text()='Requeue']");
-echo "after the click: ", var_export(str_contains($b->source(), '1 requeued'), true), ", dead ", $q->inspect()['dead'], "\n";
+// the form's POST and the page it answers with load after the click returns
+echo "after the click: ", var_export(rk_until(fn() => str_contains($b->source(), '1 requeued'), 10), true), ", dead ", $q->inspect()['dead'], "\n";
 $ackedIds = fn() => array_filter(explode("\n", implode('', array_map('file_get_contents', glob("$dir/acked.*") ?: []))));
 echo "claimed and acked by a consumer: ", var_export(rk_until(fn() => in_array($id, $ackedIds(), true), 10), true), "\n";
 
