@@ -64,9 +64,9 @@ max_names: 3; queues listed: 0
 bounds: 0.000001,0.5,+Inf
 a's acquire in (1 us, 0.5 s]: [0,1,1]
 dead-lettered by a pop that claimed nothing: 1 (claimed 1)
-metrics_size=0: exit 0: {"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"other":{"full":0,"max_names":0}}|0
+metrics_size=0: exit 0: {"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"per_minute_capacity":0,"per_minute_series":0,"other":{"full":0,"max_names":0}}|0
 metrics_size=lots: exit 0: Warning: PHP Startup: rediskit: metrics are off: rediskit.metrics_size: not a size ('lots'; e.g. 4M, 0 for off) in Unknown on line 0
-{"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"other":{"full":0,"max_names":0}}|0
+{"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"per_minute_capacity":0,"per_minute_series":0,"other":{"full":0,"max_names":0}}|0
 metrics_buckets=1,0.5: exit 0: Warning: PHP Startup: rediskit: metrics are off: rediskit.metrics_buckets: not an ascending list of seconds ('1,0.5') in Unknown on line 0
-{"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"other":{"full":0,"max_names":0}}|0
-metrics_size=64K: exit 0: {"enabled":true,"bytes":65536,"series":0,"capacity":N,"max_names":1000,"other":{"full":0,"max_names":0}}|N
+{"enabled":false,"bytes":0,"series":0,"capacity":0,"max_names":0,"per_minute_capacity":0,"per_minute_series":0,"other":{"full":0,"max_names":0}}|0
+metrics_size=64K: exit 0: {"enabled":true,"bytes":65536,"series":0,"capacity":N,"max_names":1000,"per_minute_capacity":15,"per_minute_series":0,"other":{"full":0,"max_names":0}}|N

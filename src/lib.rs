@@ -55,7 +55,8 @@ pub fn stats() -> Vec<(String, i64)> {
 /// This host's metrics: every worker process of a PHP-FPM pool or Apache
 /// server (or a CLI script and the children it forks) counts into one shared
 /// segment, made at PHP's start. Keys: segment (enabled, bytes, series,
-/// capacity, max_names, other: names counted in `_other` because the
+/// capacity, max_names, per_minute_capacity and per_minute_series (queues
+/// that can keep, and keep, per-minute counts), other: names counted in `_other` because the
 /// segment was full or their kind had max_names), then lock, queue, limiter,
 /// cache (by name, namespace for caches) and connection (by host:port or
 /// socket path), each a list of counters and histograms (count, sum in

@@ -265,10 +265,20 @@ struct Slot {
     len: UnsafeCell<u32>,
     hash: UnsafeCell<u64>,
     name: UnsafeCell<[u8; NAME_MAX]>,
+    /// The per-minute rings' index + 1 in the ring area (0: none), for
+    /// the kinds that have rings.
+    rings: UnsafeCell<u32>,
     counters: [AtomicU64; COUNTERS],
     hists: [Hist; HISTOGRAMS],
-    minutes: [[AtomicU64; MINUTES]; RINGS],
 }
+
+/// A series' per-minute rings, in their own area after the slots: only the
+/// kinds with rings (queues) use one, so the other series stay small.
+#[repr(C, align(64))]
+struct Rings([[AtomicU64; MINUTES]; RINGS]);
+
+/// One ring area entry per this many slots (at least 16 entries).
+const SLOTS_PER_RINGS: usize = 16;
 
 #[repr(C, align(64))]
 struct Header {
@@ -287,6 +297,9 @@ struct Header {
     capped: AtomicU64,
     /// The hottest keys of locks, limiters and caches.
     hot: [hot::Table; 3],
+    /// Entries of the ring area, and how many are taken.
+    rings: u32,
+    rings_used: AtomicU32,
 }
 
 // SAFETY: the non-atomic fields of a slot are written only by the one
@@ -298,6 +311,17 @@ struct Segment {
     header: *mut Header,
     slots: *mut Slot,
     bytes: usize,
+}
+
+/// How `bytes` are laid out: (slots, ring entries); the header first, the
+/// slots after it, the rings after them.
+fn layout(bytes: usize) -> (usize, usize) {
+    let room = bytes.saturating_sub(std::mem::size_of::<Header>());
+    let slot = std::mem::size_of::<Slot>();
+    let ring = std::mem::size_of::<Rings>();
+    let rings = (room / (slot * SLOTS_PER_RINGS + ring)).max(16);
+    let slots = room.saturating_sub(rings * ring) / slot;
+    (slots, rings)
 }
 
 static BASE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
@@ -326,6 +350,20 @@ impl Segment {
         debug_assert!(i < self.header().slots);
         // SAFETY: i < slots, all inside the mapping.
         unsafe { &*self.slots.add(i as usize) }
+    }
+    /// The rings of a READY slot, if it has them.
+    fn rings(&self, s: &Slot) -> Option<&Rings> {
+        // SAFETY: written before READY, read after seeing it.
+        let r = unsafe { *s.rings.get() };
+        let hd = self.header();
+        if r == 0 || r > hd.rings {
+            return None;
+        }
+        // SAFETY: r - 1 < rings: inside the mapping, after the slots.
+        unsafe {
+            let base = self.slots.add(hd.slots as usize).cast::<Rings>();
+            Some(&*base.add(r as usize - 1))
+        }
     }
 }
 
@@ -368,11 +406,10 @@ pub fn init(bytes: usize, max_names: u32, bounds: &[f64]) -> Result<(), InitErro
         return Ok(());
     }
     let header = std::mem::size_of::<Header>();
-    let slot = std::mem::size_of::<Slot>();
-    if bytes < header + slot * 16 || bytes > 1 << 32 {
+    let min = header + std::mem::size_of::<Slot>() * 32 + std::mem::size_of::<Rings>() * 16;
+    if bytes < min || bytes > 1 << 32 {
         return Err(InitError(format!(
-            "rediskit.metrics_size must be 0 (off) or between {} and 4G bytes, got {bytes}",
-            header + slot * 16
+            "rediskit.metrics_size must be 0 (off) or between {min} and 4G bytes, got {bytes}"
         )));
     }
     if bounds.is_empty() || bounds.len() > MAX_BOUNDS {
@@ -395,13 +432,14 @@ pub fn init(bytes: usize, max_names: u32, bounds: &[f64]) -> Result<(), InitErro
             std::io::Error::last_os_error()
         )));
     }
-    let slots = ((bytes - header) / slot) as u32;
+    let (slots, rings) = layout(bytes);
     // SAFETY: the mapping is zeroed, large enough, aligned to a page; no
     // other thread sees it before BASE is published below.
     unsafe {
         let h = p.cast::<Header>();
         (*h).magic = MAGIC;
-        (*h).slots = slots;
+        (*h).slots = slots as u32;
+        (*h).rings = rings as u32;
         (*h).max_names = max_names.max(1);
         (*h).bounds_len = bounds.len() as u32;
         for (i, b) in bounds.iter().enumerate() {
@@ -524,6 +562,20 @@ fn claim(seg: &Segment, kind: Kind, name: &[u8], h: u64, capped: bool) -> Option
                     *s.hash.get() = h;
                     *s.len.get() = name.len() as u32;
                     (&mut (*s.name.get()))[..name.len()].copy_from_slice(name);
+                    // per-minute rings for the kinds that keep them, while
+                    // the area lasts (then the series has none: its counts
+                    // per minute go to its kind's `_other`)
+                    *s.rings.get() = if KINDS[kind as usize].minutes.is_empty() {
+                        0
+                    } else {
+                        let r = hd.rings_used.fetch_add(1, Relaxed);
+                        if r < hd.rings {
+                            r + 1
+                        } else {
+                            hd.rings_used.fetch_sub(1, Relaxed);
+                            0
+                        }
+                    };
                 }
                 s.state.store(READY, Release);
                 return Some(i);
@@ -604,7 +656,18 @@ pub fn add(s: Option<Series>, c: usize, n: u64) {
 pub fn add_per_minute(s: Option<Series>, r: usize, n: u64) {
     if let (Some(Series(i)), true) = (s, n > 0) {
         if let Some(seg) = segment() {
-            bump(&seg.slot(i).minutes[r], unix_minute(), n);
+            let slot = seg.slot(i);
+            // a series claimed after the ring area ran out counts its
+            // minutes in its kind's `_other` (which has rings from start-up)
+            let rings = seg.rings(slot).or_else(|| {
+                // SAFETY: a series' slot is READY: its kind is written.
+                let kind = unsafe { *slot.kind.get() } as usize;
+                let other = *seg.header().other.get(kind)?;
+                seg.rings(seg.slot(other))
+            });
+            if let Some(rings) = rings {
+                bump(&rings.0[r], unix_minute(), n);
+            }
         }
     }
 }
@@ -708,6 +771,9 @@ pub struct Snapshot {
     /// Names counted in `_other`: table full, kind at `max_names`.
     pub full: u64,
     pub capped: u64,
+    /// Named series that can keep per-minute counts (queues), and how many do.
+    pub rings: u64,
+    pub rings_used: u64,
 }
 
 pub fn def(kind: Kind) -> &'static Def {
@@ -764,8 +830,9 @@ pub fn snapshot() -> Option<Snapshot> {
                 }
             })
             .collect();
+        let rings = seg.rings(s);
         let per_minute = (0..d.minutes.len())
-            .map(|r| read_ring(&s.minutes[r], minute))
+            .map(|r| rings.map_or_else(|| vec![0; MINUTES], |x| read_ring(&x.0[r], minute)))
             .collect();
         let v = SeriesValue {
             kind: d.kind,
@@ -775,8 +842,9 @@ pub fn snapshot() -> Option<Snapshot> {
             per_minute,
         };
         // a kind's `_other` is listed once something was counted in it
-        let unused =
-            v.counters.iter().all(|&n| n == 0) && v.histograms.iter().all(|h| h.count == 0);
+        let unused = v.counters.iter().all(|&n| n == 0)
+            && v.histograms.iter().all(|h| h.count == 0)
+            && v.per_minute.iter().flatten().all(|&n| n == 0);
         if !(unused && v.name == OTHER) {
             series.push(v);
         }
@@ -789,6 +857,9 @@ pub fn snapshot() -> Option<Snapshot> {
         series,
         full: hd.full.load(Relaxed),
         capped: hd.capped.load(Relaxed),
+        // not counting the queues' `_other`, which has one from start-up
+        rings: u64::from(hd.rings.saturating_sub(1)),
+        rings_used: u64::from(hd.rings_used.load(Relaxed).min(hd.rings).saturating_sub(1)),
     })
 }
 

@@ -235,4 +235,57 @@ fn queue_series_count_pushes_and_acks_per_minute() {
         .expect("lock")
         .per_minute
         .is_empty());
+
+    // the rings have their own area, smaller than the table: once every
+    // entry is taken, a new queue counts its minutes in the queues' `_other`
+    let (slots, rings) = (snap.capacity, snap.rings);
+    assert!(
+        rings >= 16 && rings * 8 < slots,
+        "{rings} rings, {slots} slots"
+    );
+    assert!(
+        rings < u64::from(MAX_NAMES),
+        "the test needs more names than rings"
+    );
+    let names: Vec<String> = (0..MAX_NAMES).map(|i| format!("ring-test-{i}")).collect();
+    let all: Vec<_> = names
+        .iter()
+        .map(|n| series(Kind::Queue, n.as_bytes()))
+        .collect();
+    let snap = snapshot().expect("on");
+    assert_eq!(snap.rings_used, snap.rings);
+    let other = |snap: &Snapshot| -> u64 {
+        find(snap, Kind::Queue, OTHER).map_or(0, |o| o.per_minute[0].iter().sum())
+    };
+    let before = other(&snap);
+    // a claimed name without rings (the cap sends the last ones to `_other`
+    // anyway: the first named series without rings is the one to watch)
+    let ringless = names
+        .iter()
+        .zip(&all)
+        .find(|(n, _)| {
+            find(&snap, Kind::Queue, n.as_bytes())
+                .is_some_and(|v| v.per_minute[0].len() == MINUTES && seg_rings(n) == 0)
+        })
+        .expect("a named queue series without rings");
+    add_per_minute(*ringless.1, queue::PUSHED_PER_MINUTE, 7);
+    let snap = snapshot().expect("on");
+    let v = find(&snap, Kind::Queue, ringless.0.as_bytes()).expect("series");
+    assert_eq!(v.per_minute[0].iter().sum::<u64>(), 0);
+    assert_eq!(other(&snap) - before, 7);
+    // the first queue keeps its own
+    add_per_minute(s, queue::PUSHED_PER_MINUTE, 1);
+    let snap = snapshot().expect("on");
+    let v = find(&snap, Kind::Queue, b"per-minute-test").expect("series");
+    assert_eq!(v.per_minute[0][58..].iter().sum::<u64>(), 6);
+}
+
+/// The ring index of a queue series (0: none).
+fn seg_rings(name: &str) -> u32 {
+    let seg = segment().expect("on");
+    let Some(Series(i)) = series(Kind::Queue, name.as_bytes()) else {
+        return 0;
+    };
+    // SAFETY: a series' slot is READY.
+    unsafe { *seg.slot(i).rings.get() }
 }

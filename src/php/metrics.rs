@@ -39,6 +39,8 @@ pub fn all() -> PhpResult<ZBox<ZendHashTable>> {
     seg.insert("series", snap.series.len() as i64)?;
     seg.insert("capacity", snap.capacity as i64)?;
     seg.insert("max_names", snap.max_names as i64)?;
+    seg.insert("per_minute_capacity", snap.rings as i64)?;
+    seg.insert("per_minute_series", snap.rings_used as i64)?;
     let mut other = ZendHashTable::with_capacity(2);
     other.insert("full", snap.full as i64)?;
     other.insert("max_names", snap.capped as i64)?;
