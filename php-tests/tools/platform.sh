@@ -34,7 +34,7 @@ spec() {
     trixie-zts) spec trixie ;;
     # php8.5-{mbstring,xml,intl} (experimental, pinned) keep Laravel's
     # dependencies from pulling in sid's PHP 8.4
-    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm|php8.5-mbstring php8.5-xml php8.5-intl $frameworks prometheus" ;;
+    sid-php8.5) echo "sid|$common redis-server redis-tools valkey-server valkey-tools|php8.5-cli php8.5-dev php8.5-fpm|php8.5-mbstring php8.5-xml php8.5-intl $frameworks prometheus chromium chromium-driver php8.5-gd" ;;
     *) echo "platform.sh: unknown platform '$1' (known: $(list))" >&2; return 1 ;;
   esac
 }
