@@ -3,7 +3,7 @@ RedisKit exception classes behave like \RuntimeException: constructed and subcla
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
-$classes = ['RedisKit\Exception', 'RedisKit\ConnectionException', 'RedisKit\LockTimeoutException', 'RedisKit\LockLostException'];
+$classes = ['RedisKit\Exception', 'RedisKit\ConnectionException', 'RedisKit\LockTimeoutException', 'RedisKit\LockLostException', 'RedisKit\ReplicationException'];
 class MyEx extends RedisKit\LockTimeoutException
 {
     public function __construct(string $m, public string $extra = 'x') { parent::__construct("my: $m", 7); }
@@ -84,6 +84,14 @@ RedisKit\LockLostException msg=m code=3 prev=LogicException line=14 file=this tr
   serialize: as RuntimeException (ok)
   default: RedisKit\LockLostException msg= code=0 prev=- line=35 file=this trace=0
   string: Next RedisKit\LockLostException: m in %sapi_003_exception_classes.php:14
+RedisKit\ReplicationException msg=m code=3 prev=LogicException line=14 file=this trace=1
+  parent=RedisKit\Exception internal=true final=false cloneable=false instantiable=true
+  same methods as RuntimeException: true
+  ctor params: string $message, int $code, ?Throwable $previous
+  clone: as RuntimeException (Error: Trying to clone an uncloneable object of class RuntimeException)
+  serialize: as RuntimeException (ok)
+  default: RedisKit\ReplicationException msg= code=0 prev=- line=35 file=this trace=0
+  string: Next RedisKit\ReplicationException: m in %sapi_003_exception_classes.php:14
 MyEx msg=my: hi code=7 prev=- line=38 file=this trace=0 extra=x
 bool(true)
 bool(true)

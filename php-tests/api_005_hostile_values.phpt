@@ -126,7 +126,7 @@ foreach ([
 over 1500 calls
 0 bad
 
-ValueError: RateLimiter: unknown option '\0' (known options: algorithm, burst, on_error, local_block, prefix, window_start)
+ValueError: RateLimiter: unknown option '\0' (known options: algorithm, burst, on_error, local_block, prefix, window_start, wait_replicas, wait_timeout)
 ValueError: option 'on_error' must be one of 'throw', 'allow', 'deny', 'local', got 'allow\0'
 ValueError: option 'on_error' must be one of 'throw', 'allow', 'deny', 'local', got 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa... (1048576 bytes)'
 ValueError: option 'ttl' must be a positive number of seconds, got -1e308

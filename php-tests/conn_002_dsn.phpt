@@ -67,11 +67,11 @@ ValueError: invalid Redis DSN 'redis://h:70000': invalid port '70000' (1..65535)
 ValueError: invalid Redis DSN 'redis://h/***': invalid database number (a non-negative integer)
 ValueError: invalid Redis DSN 'redis://h?timeout=0': timeout must be a positive number of seconds, got '0'
 ValueError: invalid Redis DSN 'redis://h?timeout=abc': timeout must be a positive number of seconds, got 'abc'
-ValueError: invalid Redis DSN 'redis://h?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
+ValueError: invalid Redis DSN 'redis://h?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password, wait_replicas, wait_timeout)
 ValueError: invalid Redis DSN 'redis://h?cafile=/x': 'cafile' only applies to rediss:// DSNs
 ValueError: invalid Redis DSN 'unix://relative.sock': a unix socket DSN needs an absolute path: unix:///path/to.sock
 ValueError: invalid Redis DSN 'redis://***@h:***': invalid port (a number 1..65535)
-ValueError: invalid Redis DSN 'redis://***@h?nope=***': unknown query parameter 'nope' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
+ValueError: invalid Redis DSN 'redis://***@h?nope=***': unknown query parameter 'nope' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password, wait_replicas, wait_timeout)
 no exception
 no exception
 ValueError: a list of DSNs (independent masters) is only supported by RedisLock (Redlock); pass one DSN string

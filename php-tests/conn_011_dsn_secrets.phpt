@@ -165,9 +165,9 @@ unix://***@rel/sock
 redis://***@h:***
    ValueError: invalid Redis DSN 'redis://***@h:***': invalid port (a number 1..65535)
 redis://***@h?nope=***
-   ValueError: invalid Redis DSN 'redis://***@h?nope=***': unknown query parameter 'nope' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
+   ValueError: invalid Redis DSN 'redis://***@h?nope=***': unknown query parameter 'nope' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password, wait_replicas, wait_timeout)
 redis://127.0.0.1?***
-   ValueError: invalid Redis DSN 'redis://127.0.0.1?***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
+   ValueError: invalid Redis DSN 'redis://127.0.0.1?***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password, wait_replicas, wait_timeout)
 redis://***@h\0\n:1?db=x
    ValueError: invalid Redis DSN 'redis://***@h\0\n:1?db=x': invalid database number 'x' (a non-negative integer)
 redis://default:***

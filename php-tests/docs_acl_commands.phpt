@@ -208,7 +208,10 @@ $ops = [
         pcntl_waitpid($pid, $st);
         $q->purge();
         $w->purge();
-        return 27;
+        // wait_replicas: WAIT (no replica here: never confirmed)
+        $r = rk_catch(fn() => (new RedisKit\DelayQueue('rep', $c, ['wait_replicas' => 1, 'wait_timeout' => 0.05]))->push('r'));
+        rk_assert($r instanceof RedisKit\ReplicationException && str_contains($r->getMessage(), '0 confirmed'), 'no replica confirms: ' . ($r ? $r->getMessage() : 'no exception'));
+        return 28;
     },
     'RateLimiter' => function (string $c, RkRaw $raw): int {
         $n = 0;
@@ -229,7 +232,10 @@ $ops = [
         }
         RedisKit\RateLimiter::attemptAll($all, 'u3');
         RedisKit\RateLimiter::attemptAll([$all[0], $all[3]], ['u4', 'u5']);
-        return $n + 2;
+        // wait_replicas: WAIT (no replica here: never confirmed, so 'deny' refuses)
+        $rep = new RedisKit\RateLimiter('rep', 5, 60, $c, ['wait_replicas' => 1, 'wait_timeout' => 0.05, 'on_error' => 'deny']);
+        rk_assert($rep->attempt('u6')['allowed'] === false, 'no replica confirms');
+        return $n + 3;
     },
     'RedisCache' => function (string $c, RkRaw $raw): int {
         $cache = new RedisKit\RedisCache('products', $c, ['ttl' => 60, 'jitter' => 0.1, 'null_ttl' => 5, 'lock_timeout' => 2, 'stale_ttl' => 5]);
@@ -296,6 +302,8 @@ function refused(callable $fn, string $name): string
     if (!$e) return 'not refused';
     $acl = match (true) {
         str_starts_with($e->getMessage(), 'NOPERM ') => 'NOPERM',
+        // WAIT refused after the write it was to confirm
+        $e instanceof RedisKit\ReplicationException && str_contains($e->getMessage(), 'the WAIT failed: NOPERM ') => 'NOPERM after the write',
         // a command refused inside a script: the wording differs between servers
         (bool)preg_match("/no permissions|can't run|ACL failure/i", $e->getMessage()) => 'an ACL refusal inside the script',
         default => 'not an ACL refusal: ' . $e->getMessage(),
@@ -325,6 +333,8 @@ foreach ([
     ['RedisLeaderboard', 'time', 'time', fn($c) => (new RedisKit\RedisLeaderboard('r2', $c, ['periods' => ['daily']]))->period('daily')->top(1)],
     ['RedisLock', 'client|unblock', 'client|unblock', fn($c) => (new RedisKit\RedisLock('held', $c))->acquire(0.05)],
     ['RedisLock', 'wait', "'wait' command", fn($c) => (new RedisKit\RedisLock('r3', $c, ['wait_replicas' => 1, 'wait_timeout' => 0.01]))->acquire()],
+    ['DelayQueue', 'wait', "'wait' command", fn($c) => (new RedisKit\DelayQueue('r10', $c, ['wait_replicas' => 1, 'wait_timeout' => 0.01]))->push('a')],
+    ['RateLimiter', 'wait', "'wait' command", fn($c) => (new RedisKit\RateLimiter('r11', 5, 60, $c, ['wait_replicas' => 1, 'wait_timeout' => 0.01]))->attempt('k')],
     ['DelayQueue', 'blpop', 'blpop', fn($c) => (new RedisKit\DelayQueue('r4', $c))->pop(1, 0.05)],
     ['DelayQueue', 'unlink', 'unlink', fn($c) => (new RedisKit\DelayQueue('r5', $c))->purge()],
     ['RateLimiter', 'time', 'script rl_sw', fn($c) => (new RedisKit\RateLimiter('r6', 5, 60, $c))->attempt('k')],
@@ -360,6 +370,8 @@ RedisCache -multi                  refused: RedisKit\Exception, NOPERM, names mu
 RedisLeaderboard -time             refused: RedisKit\Exception, NOPERM, names time
 RedisLock -client|unblock          refused: RedisKit\Exception, NOPERM, names client|unblock
 RedisLock -wait                    refused: RedisKit\Exception, NOPERM, names 'wait' command
+DelayQueue -wait                   refused: RedisKit\ReplicationException, NOPERM after the write, names 'wait' command
+RateLimiter -wait                  refused: RedisKit\ReplicationException, NOPERM after the write, names 'wait' command
 DelayQueue -blpop                  refused: RedisKit\Exception, NOPERM, names blpop
 DelayQueue -unlink                 refused: RedisKit\Exception, NOPERM, names unlink
 RateLimiter -time                  refused: RedisKit\Exception, %r(NOPERM|an ACL refusal inside the script)%r, names script rl_sw

@@ -73,7 +73,7 @@ empty name               ValueError: RateLimiter: the name must not be empty
 name with a brace        ValueError: RateLimiter: the name must not contain '{' or '}' (the subject key is the Redis Cluster hash tag)
 unknown algorithm        ValueError: RateLimiter: unknown algorithm 'leaky' (use 'sliding_window', 'fixed_window', 'token_bucket' or 'gcra')
 algorithm not a string   ValueError: option 'algorithm' must be a string, got int
-unknown option           ValueError: RateLimiter: unknown option 'algo' (known options: algorithm, burst, on_error, local_block, prefix, window_start)
+unknown option           ValueError: RateLimiter: unknown option 'algo' (known options: algorithm, burst, on_error, local_block, prefix, window_start, wait_replicas, wait_timeout)
 int option key           ValueError: option keys must be strings, got the int key 0
 burst for a window       ValueError: RateLimiter: option 'burst' only applies to 'token_bucket' and 'gcra', not 'sliding_window'
 burst 0                  ValueError: RateLimiter: burst must be between 1 and 1000000000000000, got 0

@@ -122,7 +122,7 @@ var_dump($recovered, array_keys($errors), $lb->score('x') >= 2.0);
 ValueError: the 'cluster' seed list is empty
 ValueError: option 'cluster' must be a list of strings, got string
 ValueError: cluster seed: invalid Redis DSN 'http://127.0.0.1:7000': unknown scheme 'http' (use redis, rediss or unix)
-ValueError: cluster connection: unknown option 'colour' (known options: cluster, user, password, read_timeout, connect_timeout, tls)
+ValueError: cluster connection: unknown option 'colour' (known options: cluster, user, password, read_timeout, connect_timeout, tls, wait_replicas, wait_timeout)
 ValueError: a connection is either 'cluster' or 'sentinel', not both
 ValueError: cluster seed: unix sockets cannot be cluster seeds
 ValueError: cluster seed 'redis://127.0.0.1:7000/2': Redis Cluster has only database 0

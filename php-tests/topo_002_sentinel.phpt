@@ -72,7 +72,7 @@ rk_assert($slowest < 2.5, "no call hung ($slowest s)");
 ValueError: the 'sentinel' list is empty
 ValueError: a sentinel connection needs a 'service' (the monitored master's name)
 ValueError: a sentinel connection needs a 'service' (the monitored master's name)
-ValueError: sentinel connection: unknown option 'colour' (known options: sentinel, service, user, password, sentinel_user, sentinel_password, db, read_timeout, connect_timeout, tls)
+ValueError: sentinel connection: unknown option 'colour' (known options: sentinel, service, user, password, sentinel_user, sentinel_password, db, read_timeout, connect_timeout, tls, wait_replicas, wait_timeout)
 ValueError: sentinel: invalid Redis DSN 'nope://x': unknown scheme 'nope' (use redis, rediss or unix)
 RedisKit\ConnectionException
 unknown service: RedisKit\ConnectionException

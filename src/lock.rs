@@ -522,10 +522,7 @@ impl Lock {
         let prefix = opts
             .bytes("prefix")?
             .unwrap_or_else(|| settings.prefix.clone().into_bytes());
-        let replicas = opts.int("wait_replicas", 0, 100, 0)?;
-        let replica_wait = opts
-            .seconds("wait_timeout")?
-            .unwrap_or(Duration::from_millis(100));
+        let (replicas, replica_wait) = opts.replication()?;
         opts.finish("RedisLock", OPTIONS)?;
         if let Some(t) = &adopted {
             if t.is_empty() || t.len() > MAX_TOKEN || t.contains(&0) {
@@ -535,6 +532,17 @@ impl Lock {
             }
         }
         let dsns = parse_connection(connection, settings)?;
+        // the DSN's default (`?wait_replicas=`) for one master, never Redlock's
+        let (replicas, replica_wait) = match dsns.as_slice() {
+            [one] => (
+                replicas.unwrap_or(one.wait_replicas),
+                replica_wait.unwrap_or(one.wait_timeout),
+            ),
+            _ => (
+                replicas.unwrap_or(0),
+                replica_wait.unwrap_or(conn::DEFAULT_WAIT_TIMEOUT),
+            ),
+        };
         if dsns.len() > 1 && fair {
             return Err(Error::invalid(
                 "RedisLock: 'fair' mode is not available with Redlock (a list of servers)",

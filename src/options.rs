@@ -118,6 +118,7 @@ impl Connection {
             tls: o.bool("tls", false)?,
             ..MultiSpec::default()
         };
+        (spec.wait_replicas, spec.wait_timeout) = o.replication()?;
         if is_cluster {
             spec.nodes = cluster;
             o.finish(
@@ -129,6 +130,8 @@ impl Connection {
                     "read_timeout",
                     "connect_timeout",
                     "tls",
+                    "wait_replicas",
+                    "wait_timeout",
                 ],
             )?;
             return Ok(Connection::Cluster(spec));
@@ -151,6 +154,8 @@ impl Connection {
                 "read_timeout",
                 "connect_timeout",
                 "tls",
+                "wait_replicas",
+                "wait_timeout",
             ],
         )?;
         Ok(Connection::Sentinel(spec))
@@ -240,6 +245,16 @@ impl Options {
             Some(v) => return Err(wrong_type(key, "a number of seconds", &v)),
         };
         positive_secs(&format!("option '{key}'"), v).map(Some)
+    }
+
+    /// `wait_replicas` and `wait_timeout`, as given (None: absent).
+    pub fn replication(&mut self) -> Result<(Option<i64>, Option<Duration>)> {
+        let max = crate::conn::MAX_WAIT_REPLICAS;
+        let n = match self.int("wait_replicas", 0, max, -1)? {
+            -1 => None,
+            n => Some(n),
+        };
+        Ok((n, self.seconds("wait_timeout")?))
     }
 
     /// An integer in `min..=max`, or `default` when absent.

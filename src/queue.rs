@@ -53,6 +53,8 @@ pub const OPTIONS: &[&str] = &[
     "backoff",
     "prefix",
     "consumer",
+    "wait_replicas",
+    "wait_timeout",
 ];
 
 /// Most jobs one `pop` may claim (bounds the script's work).
@@ -211,6 +213,11 @@ pub struct DelayQueue {
     /// Its entry in the registry (`RedisKit\registry()`; none for a queue
     /// made from a bare key).
     registration: Option<crate::registry::Registration>,
+    /// `wait_replicas` / `wait_timeout`: replicas that must confirm a push,
+    /// an ack or a retry (WAIT, in the write's round trip), and how long to
+    /// wait for them.
+    replicas: i64,
+    replica_wait: Duration,
 }
 
 /// Claims a worker keeps the time of (for handler times), at most.
@@ -294,6 +301,7 @@ impl DelayQueue {
                 ));
             }
         }
+        let (replicas, replica_wait) = opts.replication()?;
         opts.finish("DelayQueue", OPTIONS)?;
         let dsn = connection.single(settings)?;
         let cfg = Config {
@@ -308,11 +316,14 @@ impl DelayQueue {
         );
         let mut key = prefix;
         key.extend_from_slice(name);
+        let base = Self::with_key(dsn, key, cfg);
         Ok(DelayQueue {
             consumer,
             registration: Some(registration),
             metrics: metrics::series(metrics::Kind::Queue, name),
-            ..Self::with_key(dsn, key, cfg)
+            replicas: replicas.unwrap_or(base.replicas),
+            replica_wait: replica_wait.unwrap_or(base.replica_wait),
+            ..base
         })
     }
 
@@ -330,6 +341,8 @@ impl DelayQueue {
             aux_key(&key, "ready"),
         ];
         DelayQueue {
+            replicas: dsn.wait_replicas,
+            replica_wait: dsn.wait_timeout,
             dsn,
             keys,
             cfg,
@@ -465,9 +478,18 @@ impl DelayQueue {
             e => e,
         };
         // A push is not idempotent (new ids): never re-sent after a lost reply.
+        let mut confirmed = None;
         let replies = if payloads.len() <= PUSH_SLICE {
             let c = self.push_call(mode, value, None, payloads);
-            let v = conn::eval(&self.dsn, &c, false).map_err(refused)?;
+            let v = if self.replicas > 0 {
+                let (v, acked) =
+                    conn::eval_then_wait(&self.dsn, &c, self.replicas, self.wait_ms(), false)
+                        .map_err(refused)?;
+                confirmed = Some(acked);
+                v
+            } else {
+                conn::eval(&self.dsn, &c, false).map_err(refused)?
+            };
             self.registered();
             vec![v]
         } else {
@@ -519,7 +541,55 @@ impl DelayQueue {
         stats::count(Event::QueuePushed, ids.len() as u64);
         metrics::add(self.metrics, mq::PUSHED, ids.len() as u64);
         metrics::add_per_minute(self.metrics, mq::PUSHED_PER_MINUTE, ids.len() as u64);
+        if self.replicas > 0 {
+            // a batch of slices: one WAIT after them, on their connection
+            let acked = match confirmed {
+                Some(a) => a,
+                None => self.wait_for_replicas(),
+            };
+            self.replicated(what, "pushed", acked, ids.clone())?;
+        }
         Ok(ids)
+    }
+
+    fn wait_ms(&self) -> i64 {
+        self.replica_wait.as_millis().clamp(1, i64::MAX as u128) as i64
+    }
+
+    /// `WAIT replicas timeout` on the queue's connection (its node).
+    fn wait_for_replicas(&self) -> Result<i64> {
+        let mut a = Args::cmd("WAIT");
+        a.int(self.replicas).int(self.wait_ms());
+        a.route = Some(self.keys[0].clone());
+        let mut dsn = (*self.dsn).clone();
+        dsn.read_timeout += self.replica_wait;
+        int(conn::command(&dsn, &a, false)?, "WAIT")
+    }
+
+    /// With `wait_replicas`: the write stands on the master; fewer replicas
+    /// than asked confirmed it (or the WAIT failed) is a
+    /// `ReplicationException` carrying the jobs concerned.
+    fn replicated(
+        &self,
+        what: &str,
+        done: &str,
+        acked: Result<i64>,
+        ids: Vec<Vec<u8>>,
+    ) -> Result<()> {
+        let (replicas, why) = match acked {
+            Ok(n) if n >= self.replicas => return Ok(()),
+            Ok(n) => (n, format!("{n} confirmed within {} ms", self.wait_ms())),
+            Err(e) => (0, format!("the WAIT failed: {}", e.message())),
+        };
+        Err(Error::Replication {
+            message: format!(
+                "{what}: {} {done} on the master, but not confirmed by {} replica(s) (wait_replicas; {why}): a failover now could lose it",
+                if ids.len() == 1 { "the job was".to_string() } else { format!("{} jobs were", ids.len()) },
+                self.replicas
+            ),
+            ids,
+            replicas,
+        })
     }
 
     /// Claims up to `max` due jobs. With `wait` > 0, blocks until a job is
@@ -640,12 +710,26 @@ impl DelayQueue {
     /// Done: deletes the job if this consumer holds its latest claim.
     pub fn ack(&self, id: &[u8]) -> Result<bool> {
         let c = self.claim_call(&scripts::QUEUE_ACK, id);
-        let acked = int(conn::eval(&self.dsn, &c, false)?, "ack")? == 1;
+        let (v, confirmed) = self.write(&c)?;
+        let acked = int(v, "ack")? == 1;
         stats::count(Event::QueueAcked, u64::from(acked));
         metrics::add(self.metrics, mq::ACKED, u64::from(acked));
         metrics::add_per_minute(self.metrics, mq::ACKED_PER_MINUTE, u64::from(acked));
         self.handled(id);
+        if acked {
+            self.replicated("ack", "acked", confirmed, vec![id.to_vec()])?;
+        }
         Ok(acked)
+    }
+
+    /// A write script, with its WAIT in the same round trip when the queue
+    /// has `wait_replicas` (then the replicas that confirmed it; else Ok(∞)).
+    fn write(&self, c: &ScriptCall) -> Result<(Value, Result<i64>)> {
+        if self.replicas > 0 {
+            conn::eval_then_wait(&self.dsn, c, self.replicas, self.wait_ms(), false)
+        } else {
+            Ok((conn::eval(&self.dsn, c, false)?, Ok(i64::MAX)))
+        }
     }
 
     /// Gives the job back, due `delay` seconds from now (a failed attempt).
@@ -653,11 +737,20 @@ impl DelayQueue {
         let us = delay_us("delay", delay)?;
         let mut c = self.claim_call(&scripts::QUEUE_RETRY, id);
         c.int(us);
-        let r = int(conn::eval(&self.dsn, &c, false)?, "retry")?;
+        let (v, confirmed) = self.write(&c)?;
+        let r = int(v, "retry")?;
         stats::count(Event::QueueDead, u64::from(r == 2));
         metrics::add(self.metrics, mq::RETRIED, u64::from(r == 1));
         metrics::add(self.metrics, mq::DEAD, u64::from(r == 2));
         self.handled(id);
+        if r >= 1 {
+            let done = if r == 2 {
+                "dead-lettered"
+            } else {
+                "given back"
+            };
+            self.replicated("retry", done, confirmed, vec![id.to_vec()])?;
+        }
         Ok(r >= 1)
     }
 

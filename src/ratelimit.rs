@@ -31,7 +31,7 @@ use crate::metrics::{self, hot::Hot, limiter as ml, Series};
 use crate::options::{Connection, OptValue, Options, Settings};
 use crate::scripts;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub const OPTIONS: &[&str] = &[
     "algorithm",
@@ -40,6 +40,8 @@ pub const OPTIONS: &[&str] = &[
     "local_block",
     "prefix",
     "window_start",
+    "wait_replicas",
+    "wait_timeout",
 ];
 
 /// Integers the scripts handle must stay below this (Lua numbers are doubles).
@@ -315,6 +317,10 @@ pub struct RateLimiter {
     metrics: Option<Series>,
     /// Its entry in the registry (`RedisKit\registry()`).
     registration: Arc<crate::registry::Registration>,
+    /// `wait_replicas` / `wait_timeout`: replicas that must confirm an
+    /// allowed attempt (WAIT, in its round trip), and how long to wait.
+    replicas: i64,
+    replica_wait: Duration,
 }
 
 impl RateLimiter {
@@ -372,9 +378,12 @@ impl RateLimiter {
         let prefix = opts
             .bytes("prefix")?
             .unwrap_or_else(|| settings.prefix.clone().into_bytes());
+        let (replicas, replica_wait) = opts.replication()?;
         opts.finish("RateLimiter", OPTIONS)?;
         let params = Params::new(alg, limit, window, burst)?;
         let dsn = connection.single(settings)?;
+        let replicas = replicas.unwrap_or(dsn.wait_replicas);
+        let replica_wait = replica_wait.unwrap_or(dsn.wait_timeout);
         let registration = Arc::new(crate::registry::Registration::new(
             crate::registry::Kind::Limiter,
             prefix.len(),
@@ -396,6 +405,8 @@ impl RateLimiter {
             local_block,
             metrics: metrics::series(metrics::Kind::Limiter, name),
             registration,
+            replicas,
+            replica_wait,
         })
     }
 
@@ -606,7 +617,21 @@ impl RateLimiter {
         for l in limiters {
             l.params.push_args(&mut call, cost);
         }
-        let reply = match conn::eval(&first.dsn, &call, false) {
+        let replicas = limiters.iter().map(|l| l.replicas).max().unwrap_or(0);
+        let wait_ms = limiters
+            .iter()
+            .map(|l| l.replica_wait)
+            .max()
+            .unwrap_or_default()
+            .as_millis()
+            .clamp(1, i64::MAX as u128) as i64;
+        let sent = if replicas > 0 {
+            conn::eval_then_wait(&first.dsn, &call, replicas, wait_ms, false)
+                .map(|(v, a)| (v, Some(a)))
+        } else {
+            conn::eval(&first.dsn, &call, false).map(|v| (v, None))
+        };
+        let (reply, confirmed) = match sent {
             Ok(v) => v,
             Err(Error::Connection(_)) if !throw => {
                 local::mark_down(&first.pool_key);
@@ -618,17 +643,44 @@ impl RateLimiter {
         for l in limiters {
             l.registration.done(&l.dsn, &l.base, || l.settings());
         }
-        let (allowed, parts) = parse_reply(reply, limiters.len())?;
+        let (mut allowed, parts) = parse_reply(reply, limiters.len())?;
+        // wait_replicas: an allowed attempt counts once enough replicas
+        // have it; otherwise `on_error` decides: 'throw' throws, 'deny'
+        // refuses it (its units stay spent on the master), 'allow' and
+        // 'local' let the master's answer stand
+        let mut retry_floor = 0;
+        if let (true, Some(acked)) = (allowed, confirmed) {
+            if !matches!(acked, Ok(n) if n >= replicas) {
+                let why = match &acked {
+                    Ok(n) => format!("{n} confirmed within {wait_ms} ms"),
+                    Err(e) => format!("the WAIT failed: {}", e.message()),
+                };
+                if throw {
+                    return Err(Error::Replication {
+                        message: format!(
+                            "RateLimiter: the attempt was counted on the master, but not confirmed by {replicas} replica(s) (wait_replicas; {why}): a failover now could forget it"
+                        ),
+                        ids: Vec::new(),
+                        replicas: acked.unwrap_or(0),
+                    });
+                }
+                if limiters.iter().any(|l| l.on_error == OnError::Deny) {
+                    allowed = false;
+                    retry_floor = wait_ms * 1000;
+                }
+            }
+        }
         let mut outcomes = Vec::with_capacity(limiters.len());
         for (i, (l, [remaining, retry, reset, block])) in limiters.iter().zip(parts).enumerate() {
             let o = Outcome {
                 allowed,
                 limit: l.params.limit,
                 remaining,
-                retry_after_us: retry,
+                retry_after_us: retry.max(retry_floor),
                 reset_after_us: reset,
             };
-            if l.local_block {
+            // (a refusal for want of replicas is not a limit to remember)
+            if l.local_block && retry_floor == 0 {
                 if allowed {
                     local::unblock(&idents[i]);
                 } else {

@@ -36,14 +36,19 @@ namespace RedisKit {
      * claim lapsed (counted from the visibility deadline), at most one day;
      * default 1.0), `prefix` (string, default ini rediskit.prefix), `consumer`
      * (string: an explicit consumer identity, e.g. to run two consumers in one
-     * process; never give two processes the same one). Options are
+     * process; never give two processes the same one), `wait_replicas` (int,
+     * default 0 or the DSN's `wait_replicas`: push, pushAt, pushMany, ack and
+     * retry wait, in the same round trip, until that many replicas have the
+     * write, else throw `RedisKit\ReplicationException` with the job ids; the
+     * write itself stands on the master), `wait_timeout` (seconds that wait may
+     * take, default 0.1 or the DSN's). Options are
      * per object, not stored in Redis: give all users of a queue the same ones.
      */
     final class DelayQueue {
         /**
          * @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
          * @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
-         * @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
+         * @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer, wait_replicas, wait_timeout: see the class description.
          * @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
          */
         public function __construct(string $name, #[\SensitiveParameter] string|array|null $connection = null, array $options = []) {}
@@ -51,6 +56,7 @@ namespace RedisKit {
         /**
          * Done with a job: deletes it for good, if this consumer holds its latest claim.
          * @return bool false for an unknown id, a job claimed by another consumer since, or one this consumer did not claim (nothing changed).
+         * @throws \RedisKit\ReplicationException with wait_replicas, when fewer replicas confirmed the ack in time (it stands on the master).
          *
          * @param string $id
          */
@@ -195,6 +201,7 @@ namespace RedisKit {
          * @return string The job id.
          * @throws \ValueError if $delay is negative, NAN or INF.
          * @throws \RedisKit\ConnectionException if Redis cannot be reached (the job may or may not have been added if the connection broke mid-call).
+         * @throws \RedisKit\ReplicationException with wait_replicas, when fewer replicas confirmed the job in time (it is on the master: $e->jobIds).
          */
         public function push(string $payload, float $delay = 0.0): string {}
 
@@ -245,6 +252,7 @@ namespace RedisKit {
          * @param float $delay Seconds, >= 0.
          * @return bool false if this consumer does not hold the job's latest claim (nothing changed).
          * @throws \ValueError if $delay is negative, NAN or INF.
+         * @throws \RedisKit\ReplicationException with wait_replicas, when fewer replicas confirmed the retry in time (it stands on the master).
          *
          * @param string $id
          */
@@ -327,7 +335,12 @@ namespace RedisKit {
      * in-process limiter with the same settings, per worker, while Redis cannot
      * be reached); `local_block` (bool, default true: once a key is refused with
      * retry_after X, this worker refuses it for X without a round trip);
-     * `prefix` (string, default ini rediskit.prefix).
+     * `prefix` (string, default ini rediskit.prefix); `wait_replicas` (int,
+     * default 0 or the DSN's: an allowed attempt waits, in its round trip, until
+     * that many replicas have it; when fewer confirm in time, on_error decides:
+     * 'throw' throws `RedisKit\ReplicationException`, 'deny' refuses the
+     * attempt, 'allow' and 'local' let it stand); `wait_timeout` (seconds that
+     * wait may take, default 0.1 or the DSN's).
      *
      * Redis keys: `<prefix><name>:<sw|fw|fwh|tb|gcra>:{<key>}` (fwh: first_hit),
      * each with a TTL.
@@ -794,9 +807,10 @@ namespace RedisKit {
      * false: waiters get the lock in arrival order), `token` (string: adopt an
      * existing owner token, to release or extend a lock taken elsewhere; such an
      * object is never released automatically), `prefix` (string, default ini
-     * rediskit.prefix), `wait_replicas` (int, default 0: the lock counts only once
-     * that many replicas confirmed it with WAIT; narrows what a failover can lose),
-     * `wait_timeout` (seconds WAIT may take, default 0.1).
+     * rediskit.prefix), `wait_replicas` (int, default 0 or the DSN's
+     * `wait_replicas`: the lock counts only once that many replicas confirmed it
+     * with WAIT; narrows what a failover can lose), `wait_timeout` (seconds WAIT
+     * may take, default 0.1 or the DSN's).
      *
      * `$connection` may be a list of 3 or more DSNs of independent masters:
      * Redlock (a majority within the validity time).
@@ -935,10 +949,25 @@ namespace RedisKit {
     }
 
     /**
+     * A write the master made, but fewer replicas confirmed it in time than the
+     * object's `wait_replicas` asked (WAIT): the write stands on the master, and
+     * a failover before it reaches a replica could lose it. `$jobIds` lists the
+     * jobs a DelayQueue push, ack or retry concerned (empty for a RateLimiter
+     * attempt), `$replicas` how many replicas confirmed it.
+     */
+    class ReplicationException extends \RedisKit\Exception {
+        /** @var list<string> */
+        public ?array $jobIds = null;
+
+        public ?int $replicas = null;
+    }
+
+    /**
      * This host's metrics: every worker process of a PHP-FPM pool or Apache
      * server (or a CLI script and the children it forks) counts into one shared
      * segment, made at PHP's start. Keys: segment (enabled, bytes, series,
-     * capacity, max_names, other: names counted in `_other` because the
+     * capacity, max_names, per_minute_capacity and per_minute_series (queues
+     * that can keep, and keep, per-minute counts), other: names counted in `_other` because the
      * segment was full or their kind had max_names), then lock, queue, limiter,
      * cache (by name, namespace for caches) and connection (by host:port or
      * socket path), each a list of counters and histograms (count, sum in

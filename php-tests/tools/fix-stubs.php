@@ -35,14 +35,23 @@ DOC],
     'LockTimeoutException' => ['\\RedisKit\\Exception', <<<'DOC'
      * A lock could not be acquired within the time allowed.
 DOC],
+    'ReplicationException' => ['\\RedisKit\\Exception', <<<'DOC'
+     * A write the master made, but fewer replicas confirmed it in time than the
+     * object's `wait_replicas` asked (WAIT): the write stands on the master, and
+     * a failover before it reaches a replica could lose it. `$jobIds` lists the
+     * jobs a DelayQueue push, ack or retry concerned (empty for a RateLimiter
+     * attempt), `$replicas` how many replicas confirmed it.
+DOC, "        /** @var list<string> */\n        public ?array \$jobIds = null;\n\n        public ?int \$replicas = null;\n"],
 ];
-foreach ($exceptions as $name => [$parent, $doc]) {
+foreach ($exceptions as $name => $e) {
+    [$parent, $doc] = $e;
+    $body = $e[2] ?? '';
     $rc = new ReflectionClass("RedisKit\\$name");
     if ('\\' . $rc->getParentClass()->getName() !== $parent) {
         fwrite(STDERR, "fix-stubs: RedisKit\\$name extends {$rc->getParentClass()->getName()}, not $parent\n");
         exit(1);
     }
-    $block = "    /**\n$doc\n     */\n    class $name extends $parent {\n    }\n\n";
+    $block = "    /**\n$doc\n     */\n    class $name extends $parent {\n$body    }\n\n";
     // before the first class (with its docblock) whose name sorts after this one
     preg_match_all('#(    /\*\*(?:(?!\*/).)*\*/\n)?    (?:final )?class (\w+)#s', $src, $m, PREG_OFFSET_CAPTURE | PREG_SET_ORDER);
     $at = null;
@@ -52,7 +61,11 @@ foreach ($exceptions as $name => [$parent, $doc]) {
             break;
         }
     }
-    $at ??= strpos($src, "\n    function ");   // before the functions
+    if ($at === null) {
+        // before the first function, with its docblock
+        preg_match('#(    /\*\*(?:(?!\*/).)*\*/\n)?    function #s', $src, $f, PREG_OFFSET_CAPTURE);
+        $at = $f[0][1];
+    }
     $src = substr($src, 0, $at) . $block . substr($src, $at);
 }
 

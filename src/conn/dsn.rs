@@ -6,7 +6,9 @@
 //! `password` (instead of the userinfo), and for TLS `cafile` (PEM bundle to
 //! trust instead of the system roots), `cert` and `key` (PEM client
 //! certificate and its private key, for servers that require one) and
-//! `verify_peer` (`0` to skip certificate checks, for tests only).
+//! `verify_peer` (`0` to skip certificate checks, for tests only), and the
+//! default of every writer's `wait_replicas` and `wait_timeout` (replicas
+//! that must confirm a write, and how long to wait for them).
 //!
 //! Whatever a caller passes, a DSN is only ever echoed redacted: the parsed
 //! form prints `***` for the password, and text that does not parse is
@@ -106,7 +108,17 @@ pub struct Dsn {
     /// `conn::tracking`); the nodes of a cluster or the master behind
     /// Sentinel inherit it.
     pub tracking: bool,
+    /// The writers' default `wait_replicas` / `wait_timeout` (a DSN's
+    /// `?wait_replicas=N&wait_timeout=S`): replicas that must confirm a
+    /// write (WAIT), and how long to wait for them. Not part of the pool key.
+    pub wait_replicas: i64,
+    pub wait_timeout: Duration,
 }
+
+/// `wait_timeout` when neither the object nor its DSN gives one.
+pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_millis(100);
+/// Most replicas a write may ask for.
+pub const MAX_WAIT_REPLICAS: i64 = 100;
 
 impl std::fmt::Debug for Dsn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -127,6 +139,8 @@ const KNOWN: &[&str] = &[
     "key",
     "user",
     "password",
+    "wait_replicas",
+    "wait_timeout",
 ];
 /// Accepted too, not advertised.
 const ALIASES: &[&str] = &["database", "username"];
@@ -386,6 +400,8 @@ impl Dsn {
             topology: None,
             check_master: false,
             tracking: false,
+            wait_replicas: 0,
+            wait_timeout: DEFAULT_WAIT_TIMEOUT,
         };
 
         // userinfo: everything before the last '@' (before the last "@/" of
@@ -482,6 +498,19 @@ impl Dsn {
                     dsn.connect_timeout = parse_secs(k, &v).map_err(|e| bad(&e))?
                 }
                 "read_timeout" => dsn.read_timeout = parse_secs(k, &v).map_err(|e| bad(&e))?,
+                "wait_replicas" => {
+                    dsn.wait_replicas = v
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|n| (0..=MAX_WAIT_REPLICAS).contains(n))
+                        .ok_or_else(|| {
+                            bad(&format!(
+                                "wait_replicas must be an integer from 0 to {MAX_WAIT_REPLICAS}, got '{}'",
+                                shown_piece(v.as_bytes())
+                            ))
+                        })?
+                }
+                "wait_timeout" => dsn.wait_timeout = parse_secs(k, &v).map_err(|e| bad(&e))?,
                 "db" | "database" => dsn.db = parse_db(&v, true).map_err(|e| bad(&e))?,
                 "user" | "username" => {
                     if v.is_empty() {
@@ -913,5 +942,29 @@ mod tests {
         assert_eq!(a.pool_key(), b.pool_key());
         assert_ne!(a.pool_key(), c.pool_key());
         assert_ne!(a.pool_key(), d.pool_key());
+    }
+
+    #[test]
+    fn wait_replicas_is_a_default_for_writers_not_a_pool() {
+        let plain = p("redis://h").unwrap();
+        assert_eq!(
+            (plain.wait_replicas, plain.wait_timeout),
+            (0, DEFAULT_WAIT_TIMEOUT)
+        );
+        let w = p("redis://h?wait_replicas=2&wait_timeout=0.25").unwrap();
+        assert_eq!(
+            (w.wait_replicas, w.wait_timeout),
+            (2, Duration::from_millis(250))
+        );
+        assert_eq!(w.pool_key(), plain.pool_key());
+        for bad in [
+            "wait_replicas=-1",
+            "wait_replicas=101",
+            "wait_replicas=1.5",
+            "wait_timeout=0",
+        ] {
+            let e = p(&format!("redis://h?{bad}")).unwrap_err().to_string();
+            assert!(e.contains(bad.split('=').next().unwrap()), "{e}");
+        }
     }
 }

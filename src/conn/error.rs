@@ -10,6 +10,14 @@ pub enum Error {
     Connection(String),
     /// Redis answered with an error, or with a reply we did not expect (PHP: `RedisKit\Exception`).
     Redis(String),
+    /// A write the master made but fewer replicas than asked confirmed in
+    /// time (PHP: `RedisKit\ReplicationException`, with the job ids the
+    /// write concerned and the replicas that confirmed it).
+    Replication {
+        message: String,
+        ids: Vec<Vec<u8>>,
+        replicas: i64,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -26,6 +34,7 @@ impl Error {
     pub fn message(&self) -> &str {
         match self {
             Error::Invalid(m) | Error::Connection(m) | Error::Redis(m) => m,
+            Error::Replication { message, .. } => message,
         }
     }
 }

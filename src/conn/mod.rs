@@ -15,7 +15,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use dsn::{redact_raw, Addr, Dsn, Timeouts, TlsOpts};
+pub use dsn::{redact_raw, Addr, Dsn, Timeouts, TlsOpts, DEFAULT_WAIT_TIMEOUT, MAX_WAIT_REPLICAS};
 pub use error::{shown, shown_float, Error, Result};
 pub use pool::{close_all, pooled};
 pub use redis::Value;

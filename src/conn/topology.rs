@@ -84,6 +84,8 @@ pub struct MultiSpec {
     pub connect_timeout: Option<Duration>,
     pub tls: bool,
     pub db: i64,
+    pub wait_replicas: Option<i64>,
+    pub wait_timeout: Option<Duration>,
 }
 
 fn parse_node(s: &str, timeouts: Timeouts, what: &str) -> Result<Dsn> {
@@ -120,6 +122,12 @@ fn logical(mut first: Dsn, spec: &MultiSpec, topology: Topology) -> Dsn {
     }
     if let Some(t) = spec.connect_timeout {
         first.connect_timeout = t;
+    }
+    if let Some(n) = spec.wait_replicas {
+        first.wait_replicas = n;
+    }
+    if let Some(t) = spec.wait_timeout {
+        first.wait_timeout = t;
     }
     first.topology = Some(Arc::new(topology));
     first.key = first.compute_key();

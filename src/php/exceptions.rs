@@ -16,11 +16,12 @@
 //! generator does not see these classes).
 use super::zend;
 use ext_php_rs::args::ArgInfoTables;
-use ext_php_rs::builders::{ClassBuilder, FunctionBuilder};
+use ext_php_rs::builders::{ClassBuilder, ClassProperty, FunctionBuilder};
 use ext_php_rs::class::{ClassEntryInfo, ClassMetadata, ConstructorMeta, RegisteredClass};
 use ext_php_rs::convert::IntoZvalDyn;
 use ext_php_rs::describe::DocComments;
-use ext_php_rs::flags::{ClassFlags, ConstantFlags, MethodFlags};
+use ext_php_rs::flags::{ClassFlags, ConstantFlags, MethodFlags, PropertyFlags};
+use ext_php_rs::types::{ZendHashTable, ZendObject};
 use ext_php_rs::zend::{ce, ClassEntry};
 
 /// `\RuntimeException` (resolved with dlsym: linking `spl_ce_RuntimeException`
@@ -87,6 +88,44 @@ exception_class!(
     "RedisKit\\LockLostException"
 );
 
+exception_class!(
+    /// A write the master made, but fewer replicas confirmed it in time than
+    /// `wait_replicas` asked: public `$jobIds` (the jobs the write concerned,
+    /// which exist on the master) and `$replicas` (how many confirmed).
+    ReplicationException,
+    "RedisKit\\ReplicationException"
+);
+
+/// A `ReplicationException` carrying its job ids and confirmations.
+pub fn replication(
+    message: String,
+    ids: Vec<Vec<u8>>,
+    replicas: i64,
+) -> ext_php_rs::exception::PhpException {
+    use ext_php_rs::exception::PhpException;
+    let plain = || PhpException::from_class::<ReplicationException>(message.clone());
+    let mut obj = ZendObject::new(ReplicationException::get_metadata().ce());
+    // `\Exception::__construct` sets the message; file and line were
+    // recorded when the object was made (the caller's)
+    if obj.try_call_method("__construct", vec![&message]).is_err() {
+        return plain();
+    }
+    let mut list = ZendHashTable::with_capacity(ids.len() as u32);
+    for id in ids {
+        if list.push(super::binary(id)).is_err() {
+            return plain();
+        }
+    }
+    if obj.set_property("jobIds", list).is_err() || obj.set_property("replicas", replicas).is_err()
+    {
+        return plain();
+    }
+    match ext_php_rs::convert::IntoZval::into_zval(obj, false) {
+        Ok(zv) => plain().with_object(zv),
+        Err(_) => plain(),
+    }
+}
+
 fn store<T: RegisteredClass>(ce: &'static mut ClassEntry, _: ArgInfoTables) {
     T::get_metadata().set_ce(ce);
 }
@@ -109,5 +148,21 @@ pub fn register_all() -> ext_php_rs::error::Result<()> {
     register::<ConnectionException>((base, "RedisKit\\Exception"))?;
     register::<LockTimeoutException>((base, "RedisKit\\Exception"))?;
     register::<LockLostException>((base, "RedisKit\\Exception"))?;
+    let prop = |name: &str| ClassProperty {
+        name: name.to_string(),
+        flags: PropertyFlags::Public,
+        default: None,
+        docs: &[],
+        ty: None,
+        nullable: true,
+        readonly: false,
+        default_stub: None,
+    };
+    ClassBuilder::new(ReplicationException::CLASS_NAME)
+        .extends((base, "RedisKit\\Exception"))
+        .property(prop("jobIds"))
+        .property(prop("replicas"))
+        .registration(store::<ReplicationException>)
+        .register()?;
     Ok(())
 }

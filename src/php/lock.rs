@@ -20,9 +20,10 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// false: waiters get the lock in arrival order), `token` (string: adopt an
 /// existing owner token, to release or extend a lock taken elsewhere; such an
 /// object is never released automatically), `prefix` (string, default ini
-/// rediskit.prefix), `wait_replicas` (int, default 0: the lock counts only once
-/// that many replicas confirmed it with WAIT; narrows what a failover can lose),
-/// `wait_timeout` (seconds WAIT may take, default 0.1).
+/// rediskit.prefix), `wait_replicas` (int, default 0 or the DSN's
+/// `wait_replicas`: the lock counts only once that many replicas confirmed it
+/// with WAIT; narrows what a failover can lose), `wait_timeout` (seconds WAIT
+/// may take, default 0.1 or the DSN's).
 ///
 /// `$connection` may be a list of 3 or more DSNs of independent masters:
 /// Redlock (a majority within the validity time).

@@ -350,6 +350,11 @@ pub fn throw(e: Error) -> PhpException {
         Error::Invalid(m) => value_error(m),
         Error::Connection(m) => PhpException::from_class::<ConnectionException>(no_nul(m)),
         Error::Redis(m) => PhpException::from_class::<RedisKitException>(no_nul(m)),
+        Error::Replication {
+            message,
+            ids,
+            replicas,
+        } => exceptions::replication(no_nul(message), ids, replicas),
     }
 }
 

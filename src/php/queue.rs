@@ -36,7 +36,12 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// claim lapsed (counted from the visibility deadline), at most one day;
 /// default 1.0), `prefix` (string, default ini rediskit.prefix), `consumer`
 /// (string: an explicit consumer identity, e.g. to run two consumers in one
-/// process; never give two processes the same one). Options are
+/// process; never give two processes the same one), `wait_replicas` (int,
+/// default 0 or the DSN's `wait_replicas`: push, pushAt, pushMany, ack and
+/// retry wait, in the same round trip, until that many replicas have the
+/// write, else throw `RedisKit\ReplicationException` with the job ids; the
+/// write itself stands on the master), `wait_timeout` (seconds that wait may
+/// take, default 0.1 or the DSN's). Options are
 /// per object, not stored in Redis: give all users of a queue the same ones.
 #[php_class]
 #[php(name = "RedisKit\\DelayQueue")]
@@ -125,7 +130,7 @@ fn id_string(id: Vec<u8>) -> String {
 impl DelayQueue {
     /// @param string $name Queue name; the Redis keys are prefix . name and {prefix . name}:*.
     /// @param string|array|null $connection DSN (redis://, rediss://, unix://), null for ini rediskit.default_dsn, or a cluster/sentinel array (['cluster' => [...]] or ['sentinel' => [...], 'service' => ...]).
-    /// @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer: see the class description.
+    /// @param array $options visibility_timeout, max_attempts, backoff, prefix, consumer, wait_replicas, wait_timeout: see the class description.
     /// @throws \ValueError on a bad DSN, an empty name, an unknown option or a bad option value.
     pub fn __construct(
         name: Bytes,
@@ -145,6 +150,7 @@ impl DelayQueue {
     /// @return string The job id.
     /// @throws \ValueError if $delay is negative, NAN or INF.
     /// @throws \RedisKit\ConnectionException if Redis cannot be reached (the job may or may not have been added if the connection broke mid-call).
+    /// @throws \RedisKit\ReplicationException with wait_replicas, when fewer replicas confirmed the job in time (it is on the master: $e->jobIds).
     #[php(defaults(delay = 0.0))]
     pub fn push(&self, payload: Bytes, delay: f64) -> PhpResult<String> {
         self.inner
@@ -219,6 +225,7 @@ impl DelayQueue {
 
     /// Done with a job: deletes it for good, if this consumer holds its latest claim.
     /// @return bool false for an unknown id, a job claimed by another consumer since, or one this consumer did not claim (nothing changed).
+    /// @throws \RedisKit\ReplicationException with wait_replicas, when fewer replicas confirmed the ack in time (it stands on the master).
     pub fn ack(&self, id: Bytes) -> PhpResult<bool> {
         self.inner.ack(&id.0).map_err(throw)
     }
@@ -229,6 +236,7 @@ impl DelayQueue {
     /// @param float $delay Seconds, >= 0.
     /// @return bool false if this consumer does not hold the job's latest claim (nothing changed).
     /// @throws \ValueError if $delay is negative, NAN or INF.
+    /// @throws \RedisKit\ReplicationException with wait_replicas, when fewer replicas confirmed the retry in time (it stands on the master).
     #[php(defaults(delay = 0.0))]
     pub fn retry(&self, id: Bytes, delay: f64) -> PhpResult<bool> {
         self.inner.retry(&id.0, delay).map_err(throw)

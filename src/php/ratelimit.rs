@@ -31,7 +31,12 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 /// in-process limiter with the same settings, per worker, while Redis cannot
 /// be reached); `local_block` (bool, default true: once a key is refused with
 /// retry_after X, this worker refuses it for X without a round trip);
-/// `prefix` (string, default ini rediskit.prefix).
+/// `prefix` (string, default ini rediskit.prefix); `wait_replicas` (int,
+/// default 0 or the DSN's: an allowed attempt waits, in its round trip, until
+/// that many replicas have it; when fewer confirm in time, on_error decides:
+/// 'throw' throws `RedisKit\ReplicationException`, 'deny' refuses the
+/// attempt, 'allow' and 'local' let it stand); `wait_timeout` (seconds that
+/// wait may take, default 0.1 or the DSN's).
 ///
 /// Redis keys: `<prefix><name>:<sw|fw|fwh|tb|gcra>:{<key>}` (fwh: first_hit),
 /// each with a TTL.

@@ -157,7 +157,7 @@ RedisKit\Symfony\Messenger\RedisKitTransport: TransportInterface true, MessageCo
 Symfony\Component\Messenger\Exception\InvalidArgumentException: Unknown option found: [colour]. Allowed options are [queue, visibility_timeout, block_for, prefix, connection].
 Symfony\Component\Messenger\Exception\InvalidArgumentException: The rediskit transport option "visibility_timeout" must be a number of seconds, got string
 Symfony\Component\Messenger\Exception\InvalidArgumentException: The rediskit transport DSN must start with rediskit://, rediskit+tls:// or rediskit+unix://
-ValueError: invalid Redis DSN 'redis://localhost?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password)
+ValueError: invalid Redis DSN 'redis://localhost?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password, wait_replicas, wait_timeout)
 ValueError: %s
 Redis down, send: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
 Redis down, get: Symfony\Component\Messenger\Exception\TransportException <- RedisKit\ConnectionException
