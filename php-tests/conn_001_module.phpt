@@ -55,6 +55,7 @@ queue_claimed
 queue_acked
 queue_redelivered
 queue_dead
+queue_spooled
 limiter_allowed
 limiter_denied
 limiter_local_blocks

@@ -76,7 +76,7 @@ retry delay NAN             ValueError: delay must be a finite number of seconds
 dead(0)                     ValueError: limit must be between 1 and 10000, got 0
 dead(10001)                 ValueError: limit must be between 1 and 10000, got 10001
 empty name                  ValueError: DelayQueue: the queue name must not be empty
-unknown option              ValueError: DelayQueue: unknown option 'visibilty_timeout' (known options: visibility_timeout, max_attempts, backoff, prefix, consumer, wait_replicas, wait_timeout)
+unknown option              ValueError: DelayQueue: unknown option 'visibilty_timeout' (known options: visibility_timeout, max_attempts, backoff, prefix, consumer, wait_replicas, wait_timeout, on_error, spool_dir)
 int option key              ValueError: option keys must be strings, got the int key 0
 visibility_timeout 0        ValueError: option 'visibility_timeout' must be a finite number of seconds > 0, got 0
 visibility_timeout NAN      ValueError: option 'visibility_timeout' must be a finite number of seconds > 0, got NaN

@@ -14,6 +14,7 @@ pub mod ratelimit;
 pub mod registry;
 pub mod scripts;
 pub mod server;
+pub mod spool;
 
 #[cfg(not(any(test, fuzzing)))]
 mod php;

@@ -55,6 +55,8 @@ pub const OPTIONS: &[&str] = &[
     "consumer",
     "wait_replicas",
     "wait_timeout",
+    "on_error",
+    "spool_dir",
 ];
 
 /// Most jobs one `pop` may claim (bounds the script's work).
@@ -218,12 +220,31 @@ pub struct DelayQueue {
     /// wait for them.
     replicas: i64,
     replica_wait: Duration,
+    /// `on_error => 'spool'`: where pushes go while Redis cannot be reached.
+    spool: Option<crate::spool::Spool>,
 }
+
+/// What `replay_spool` did.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct SpoolReplay {
+    /// Records read from the spool and sent to Redis.
+    pub replayed: usize,
+    /// Of those, jobs added (the others had been replayed before).
+    pub added: i64,
+    /// Damaged records skipped, one message each.
+    pub warnings: Vec<String>,
+}
+
+/// Spooled jobs per replay script.
+const SPOOL_SLICE: usize = 500;
 
 /// Claims a worker keeps the time of (for handler times), at most.
 const MAX_CLAIMS_TIMED: usize = 4096;
 
 thread_local! {
+    /// Spools this worker found damaged, and their size then.
+    static SPOOL_DAMAGED: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, u64>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
     /// When this worker claimed the jobs it has not acked or retried yet.
     static CLAIMS: std::cell::RefCell<std::collections::HashMap<Vec<u8>, Instant>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
@@ -302,7 +323,26 @@ impl DelayQueue {
             }
         }
         let (replicas, replica_wait) = opts.replication()?;
+        let spooling = opts.choice("on_error", &["throw", "spool"], "throw")? == "spool";
+        let spool_dir = opts.string("spool_dir")?;
         opts.finish("DelayQueue", OPTIONS)?;
+        let spool_dir = match (spooling, spool_dir) {
+            (true, None) => {
+                return Err(Error::invalid(
+                    "DelayQueue: on_error 'spool' needs the option 'spool_dir' (a directory this process can write to)",
+                ))
+            }
+            (false, Some(_)) => {
+                return Err(Error::invalid(
+                    "DelayQueue: option 'spool_dir' only applies with on_error 'spool'",
+                ))
+            }
+            (_, d) => d,
+        };
+        if let Some(d) = &spool_dir {
+            crate::spool::check_dir(std::path::Path::new(d))
+                .map_err(|e| Error::invalid(format!("DelayQueue: option 'spool_dir': {e}")))?;
+        }
         let dsn = connection.single(settings)?;
         let cfg = Config {
             visibility_ms: ((vt * 1000.0).ceil() as i64).max(1),
@@ -323,6 +363,8 @@ impl DelayQueue {
             metrics: metrics::series(metrics::Kind::Queue, name),
             replicas: replicas.unwrap_or(base.replicas),
             replica_wait: replica_wait.unwrap_or(base.replica_wait),
+            spool: spool_dir
+                .map(|d| crate::spool::Spool::new(std::path::Path::new(&d), &base.keys[0])),
             ..base
         })
     }
@@ -350,6 +392,7 @@ impl DelayQueue {
             consumer: None,
             metrics: None,
             registration: None,
+            spool: None,
         }
     }
 
@@ -462,6 +505,141 @@ impl DelayQueue {
     /// refuses, so an admitted batch is written whole, the way Redis lets one
     /// script finish, and no script runs long (each stays one slice's work).
     fn push_jobs(
+        &self,
+        what: &str,
+        mode: &str,
+        value: i64,
+        payloads: &[&[u8]],
+    ) -> Result<Vec<Vec<u8>>> {
+        match self.push_to_redis(what, mode, value, payloads) {
+            Ok(ids) => {
+                self.replay_spool_now_and_then();
+                Ok(ids)
+            }
+            Err(e) if self.spool.is_some() && conn::nothing_sent(&e) => {
+                self.push_to_spool(what, mode, value, payloads, e)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `on_error => 'spool'`: the jobs go to the local spool, with ids of
+    /// their own and their due times as absolute times (this machine's
+    /// clock), to be pushed by the next replay.
+    fn push_to_spool(
+        &self,
+        what: &str,
+        mode: &str,
+        value: i64,
+        payloads: &[&[u8]],
+        cause: Error,
+    ) -> Result<Vec<Vec<u8>>> {
+        let Some(spool) = &self.spool else {
+            return Err(cause);
+        };
+        let due_ms = if mode == "a" {
+            value
+        } else {
+            let now_us = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_micros() as i64);
+            (now_us + value + 999) / 1000
+        };
+        let records: Vec<crate::spool::Record> = payloads
+            .iter()
+            .map(|p| crate::spool::Record {
+                id: format!("s{}", uuid::Uuid::new_v4().simple()).into_bytes(),
+                due_ms,
+                payload: p.to_vec(),
+            })
+            .collect();
+        spool.append(&records).map_err(|io| {
+            Error::Connection(format!(
+                "{what}: {} and the spool could not take the job{} ({io}: {}); nothing of this call was spooled",
+                cause.message(),
+                if payloads.len() == 1 { "" } else { "s" },
+                spool.path().display()
+            ))
+        })?;
+        stats::count(Event::QueueSpooled, records.len() as u64);
+        Ok(records.into_iter().map(|r| r.id).collect())
+    }
+
+    /// After a call that reached Redis: replays the spool if it holds
+    /// something (one `stat`). A spool with a damaged record is left for an
+    /// explicit replaySpool() (which logs what it skips), and not read again
+    /// by this process until it changes size.
+    fn replay_spool_now_and_then(&self) {
+        let Some(spool) = &self.spool else {
+            return;
+        };
+        let len = spool.pending();
+        if len == 0 || SPOOL_DAMAGED.with(|m| m.borrow().get(spool.path()) == Some(&len)) {
+            return;
+        }
+        // best effort: a failure leaves the spool for a later call
+        if let Err(Error::Redis(m)) = self.replay_spool(false) {
+            if m.contains("damaged records") {
+                SPOOL_DAMAGED.with(|d| d.borrow_mut().insert(spool.path().to_path_buf(), len));
+            }
+        }
+    }
+
+    /// Pushes what the spool holds (in order, with the ids it was given, so
+    /// a replay that reached Redis but could not empty the spool pushes
+    /// nothing twice), then empties it. Another process already replaying
+    /// it: nothing done. Damaged records are skipped only with
+    /// `skip_damaged` (their warnings returned), else the spool is left.
+    pub fn replay_spool(&self, skip_damaged: bool) -> Result<SpoolReplay> {
+        let Some(spool) = &self.spool else {
+            return Err(Error::invalid(
+                "DelayQueue::replaySpool: this queue has no spool (on_error 'spool', spool_dir)",
+            ));
+        };
+        let spooled = aux_key(&self.keys[0], "spooled");
+        let mut added = 0;
+        let r = spool.replay(skip_damaged, |records| {
+            for slice in records.chunks(SPOOL_SLICE) {
+                let mut c = ScriptCall::new(&scripts::QUEUE_PUSH_SPOOLED);
+                for k in &self.keys {
+                    c.key(k);
+                }
+                c.key(&spooled);
+                c.arg(&self.cfg_arg).arg("");
+                for rec in slice {
+                    c.arg(&rec.id).int(rec.due_ms).arg(&rec.payload);
+                }
+                // idempotent (the ids): safe to send again after a lost reply
+                added += int(conn::eval(&self.dsn, &c, true)?, "replaySpool")?;
+            }
+            Ok::<(), Error>(())
+        });
+        match r {
+            Ok(None) => Ok(SpoolReplay::default()),
+            Ok(Some((replayed, warnings))) => {
+                stats::count(Event::QueuePushed, added as u64);
+                metrics::add(self.metrics, mq::PUSHED, added as u64);
+                metrics::add_per_minute(self.metrics, mq::PUSHED_PER_MINUTE, added as u64);
+                Ok(SpoolReplay {
+                    replayed,
+                    added,
+                    warnings,
+                })
+            }
+            Err(crate::spool::Replay::Send(e)) => Err(e),
+            Err(crate::spool::Replay::Damaged(w)) => Err(Error::Redis(format!(
+                "replaySpool: the spool {} holds damaged records ({}); replay it with a logger to skip them",
+                spool.path().display(),
+                w.join("; ")
+            ))),
+            Err(crate::spool::Replay::Io(e)) => Err(Error::Redis(format!(
+                "replaySpool: cannot read the spool {}: {e}",
+                spool.path().display()
+            ))),
+        }
+    }
+
+    fn push_to_redis(
         &self,
         what: &str,
         mode: &str,
@@ -596,6 +774,14 @@ impl DelayQueue {
     /// claimed or `wait` seconds have passed, waking when the next job falls
     /// due or when a job due earlier is pushed.
     pub fn pop(&self, max: i64, wait: f64) -> Result<Vec<Job>> {
+        let jobs = self.pop_jobs(max, wait)?;
+        // a consumer that found Redis back replays the spool (its jobs are
+        // then there for the next pop)
+        self.replay_spool_now_and_then();
+        Ok(jobs)
+    }
+
+    fn pop_jobs(&self, max: i64, wait: f64) -> Result<Vec<Job>> {
         if !(1..=MAX_POP).contains(&max) {
             return Err(Error::invalid(format!(
                 "max must be between 1 and {MAX_POP}, got {max}"

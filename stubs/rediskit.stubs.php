@@ -41,7 +41,13 @@ namespace RedisKit {
      * retry wait, in the same round trip, until that many replicas have the
      * write, else throw `RedisKit\ReplicationException` with the job ids; the
      * write itself stands on the master), `wait_timeout` (seconds that wait may
-     * take, default 0.1 or the DSN's). Options are
+     * take, default 0.1 or the DSN's), `on_error` ('throw' default, or
+     * 'spool': a push, pushAt or pushMany that cannot reach Redis, before
+     * anything was sent, appends its jobs to a file under `spool_dir` (fsync'd)
+     * and returns their ids as usual; they are pushed, with those ids and due
+     * times, by the next successful push or pop on this host, or by
+     * replaySpool()), `spool_dir` (required with 'spool': a directory this
+     * process can write to). Options are
      * per object, not stored in Redis: give all users of a queue the same ones.
      */
     final class DelayQueue {
@@ -228,6 +234,22 @@ namespace RedisKit {
          * @throws \ValueError if a payload is not a string (nothing is added), or $delay is negative, NAN or INF.
          */
         public function pushMany(array $payloads, float $delay = 0.0): array {}
+
+        /**
+         * With on_error 'spool': pushes the jobs this host's spool holds for the
+         * queue (in order, with their ids and due times), then empties it. The
+         * next successful push or pop of any process does it too (looking at
+         * the spool at most once a second), but leaves a spool with damaged
+         * records alone: this call skips them, each logged as a warning.
+         * Exactly once: a replay that reached Redis but could not empty the
+         * spool (a crash) pushes nothing twice. Another process replaying it
+         * now: nothing done ('replayed' 0).
+         * @param ?object $logger A PSR-3 logger (Psr\Log\LoggerInterface): each damaged record skipped is a warning().
+         * @return array{replayed: int, added: int, warnings: list<string>} 'added' leaves out jobs a crashed replay had pushed already.
+         * @throws \ValueError if this queue has no spool, or $logger is not an object.
+         * @throws \RedisKit\ConnectionException if Redis cannot be reached (the spool is left as it was).
+         */
+        public function replaySpool(mixed $logger = null): array {}
 
         /**
          * Moves dead jobs back to the schedule, due now, with attempts reset

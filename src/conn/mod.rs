@@ -17,7 +17,7 @@ mod tests;
 
 pub use dsn::{redact_raw, Addr, Dsn, Timeouts, TlsOpts, DEFAULT_WAIT_TIMEOUT, MAX_WAIT_REPLICAS};
 pub use error::{shown, shown_float, Error, Result};
-pub use pool::{close_all, pooled};
+pub use pool::{close_all, nothing_sent, pooled};
 pub use redis::Value;
 pub use topology::{cluster_dsn, master_routes, node_address, sentinel_dsn, MultiSpec, Topology};
 pub use wire::decode_replies;

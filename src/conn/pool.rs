@@ -178,11 +178,25 @@ fn connect(dsn: &Dsn) -> Result<Wire> {
     })
 }
 
+/// The suffixes `describe` gives a failure after which the command may
+/// have run.
+const MAYBE_RUN: [&str; 2] = [
+    "(the command may or may not have run)",
+    "(read_timeout; the command may still run)",
+];
+
+/// Whether `e` is a connection failure before the command was sent (a
+/// connect that failed or timed out, no master known): the command did not
+/// run, so doing it another way cannot make it happen twice.
+pub fn nothing_sent(e: &Error) -> bool {
+    matches!(e, Error::Connection(m) if !MAYBE_RUN.iter().any(|s| m.contains(s)))
+}
+
 fn describe(dsn: &Dsn, fail: Fail) -> String {
     let at = dsn.redacted_node();
     match fail {
         Fail::NotSent(m) => format!("Redis at {at}: {m}"),
-        Fail::Lost(m) => format!("Redis at {at}: {m} (the command may or may not have run)"),
-        Fail::Timeout(m) => format!("Redis at {at}: {m} (read_timeout; the command may still run)"),
+        Fail::Lost(m) => format!("Redis at {at}: {m} {}", MAYBE_RUN[0]),
+        Fail::Timeout(m) => format!("Redis at {at}: {m} {}", MAYBE_RUN[1]),
     }
 }

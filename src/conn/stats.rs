@@ -99,6 +99,8 @@ pub enum Event {
     QueueAcked,
     QueueRedelivered,
     QueueDead,
+    /// Jobs a push put in the local spool (Redis unreachable).
+    QueueSpooled,
     LimiterAllowed,
     LimiterDenied,
     LimiterLocalBlocks,
@@ -112,7 +114,7 @@ pub enum Event {
     BoardLocalHit,
 }
 
-const EVENTS: [(Event, &str); 20] = [
+const EVENTS: [(Event, &str); 21] = [
     (Event::LockAcquired, "lock_acquired"),
     (Event::LockContended, "lock_contended"),
     (Event::LockTimedOut, "lock_timed_out"),
@@ -122,6 +124,7 @@ const EVENTS: [(Event, &str); 20] = [
     (Event::QueueAcked, "queue_acked"),
     (Event::QueueRedelivered, "queue_redelivered"),
     (Event::QueueDead, "queue_dead"),
+    (Event::QueueSpooled, "queue_spooled"),
     (Event::LimiterAllowed, "limiter_allowed"),
     (Event::LimiterDenied, "limiter_denied"),
     (Event::LimiterLocalBlocks, "limiter_local_blocks"),

@@ -154,7 +154,7 @@ $t3->ack($e);
 -- factory
 supports rediskit:// true, rediskit+tls:// true, redis:// false
 RedisKit\Symfony\Messenger\RedisKitTransport: TransportInterface true, MessageCountAwareInterface true, keepalive where Symfony has it true
-Symfony\Component\Messenger\Exception\InvalidArgumentException: Unknown option found: [colour]. Allowed options are [queue, visibility_timeout, block_for, prefix, connection].
+Symfony\Component\Messenger\Exception\InvalidArgumentException: Unknown option found: [colour]. Allowed options are [queue, visibility_timeout, block_for, prefix, connection, spool_dir].
 Symfony\Component\Messenger\Exception\InvalidArgumentException: The rediskit transport option "visibility_timeout" must be a number of seconds, got string
 Symfony\Component\Messenger\Exception\InvalidArgumentException: The rediskit transport DSN must start with rediskit://, rediskit+tls:// or rediskit+unix://
 ValueError: invalid Redis DSN 'redis://localhost?colour=***': unknown query parameter 'colour' (known: timeout, connect_timeout, read_timeout, db, cafile, verify_peer, cert, key, user, password, wait_replicas, wait_timeout)

@@ -41,7 +41,7 @@ class Connector implements ConnectorInterface
     }
 
     /**
-     * @param array{queue?: string, retry_after?: int|float, block_for?: int|float|null, after_commit?: bool|null, rediskit?: array} $config
+     * @param array{queue?: string, retry_after?: int|float, block_for?: int|float|null, after_commit?: bool|null, rediskit?: array, spool_dir?: string|null} $config
      * @return RedisKitQueue
      */
     public function connect(array $config)
@@ -63,6 +63,7 @@ class Connector implements ConnectorInterface
             $config['retry_after'] ?? self::DEFAULT_RETRY_AFTER,
             array_key_exists('block_for', $config) ? $config['block_for'] : self::DEFAULT_BLOCK_FOR,
             $config['after_commit'] ?? null,
+            $config['spool_dir'] ?? null,
         );
     }
 }

@@ -62,6 +62,7 @@ class RedisKitQueue extends Queue implements QueueContract, ClearableQueue
      * @param string $default The default queue name.
      * @param int|float $retryAfter Seconds a popped job stays claimed (> 0).
      * @param int|float|null $blockFor Seconds pop() waits for a job; null or 0 for no wait.
+     * @param string|null $spoolDir With a directory: a push that cannot reach Redis goes to a local spool there (the extension's on_error 'spool').
      */
     public function __construct(
         protected Connection $rediskit,
@@ -69,6 +70,7 @@ class RedisKitQueue extends Queue implements QueueContract, ClearableQueue
         $retryAfter = 60,
         $blockFor = null,
         $dispatchAfterCommit = false,
+        protected ?string $spoolDir = null,
     ) {
         if (!is_numeric($retryAfter) || !((float) $retryAfter > 0) || !is_finite((float) $retryAfter)) {
             throw new \InvalidArgumentException('retry_after of a rediskit queue must be a number of seconds > 0, got ' . var_export($retryAfter, true));
@@ -333,7 +335,7 @@ class RedisKitQueue extends Queue implements QueueContract, ClearableQueue
             // a lapsed claim is due again right at its visibility deadline
             'backoff' => 0.0,
             'prefix' => $this->rediskit->prefix,
-        ]);
+        ] + ($this->spoolDir === null ? [] : ['on_error' => 'spool', 'spool_dir' => $this->spoolDir]));
     }
 
     public function getRetryAfter(): float

@@ -46,7 +46,7 @@ final class RedisKitDataCollector extends DataCollector implements LateDataColle
         'locks' => ['lock_acquired' => 'acquired', 'lock_contended' => 'contended', 'lock_timed_out' => 'timed out', 'lock_lost' => 'lost'],
         'limiter' => ['limiter_allowed' => 'allowed', 'limiter_denied' => 'denied', 'limiter_local_blocks' => 'denied from local memory'],
         'cache' => ['cache_hits' => 'hits', 'cache_misses' => 'misses', 'cache_computes' => 'computes', 'cache_waits' => 'waits for another process\'s compute', 'cache_early_refreshes' => 'early refreshes', 'cache_stale_served' => 'stale served', 'cache_local_hits' => 'hits from local memory'],
-        'queues' => ['queue_pushed' => 'pushed', 'queue_claimed' => 'claimed', 'queue_acked' => 'acked', 'queue_redelivered' => 'redelivered', 'queue_dead' => 'dead-lettered'],
+        'queues' => ['queue_pushed' => 'pushed', 'queue_claimed' => 'claimed', 'queue_acked' => 'acked', 'queue_redelivered' => 'redelivered', 'queue_dead' => 'dead-lettered', 'queue_spooled' => 'spooled (Redis down)'],
         'connections' => ['connections_opened' => 'opened', 'reconnects' => 'reconnects', 'errors' => 'errors', 'scripts_loaded' => 'scripts loaded', 'noscript_fallbacks' => 'NOSCRIPT fallbacks', 'topology_queries' => 'topology queries'],
     ];
 

@@ -16,14 +16,16 @@ use Symfony\Component\Messenger\Transport\TransportInterface;
  * Options (in the DSN's query or the transport's `options`): `queue`
  * (default 'messages'), `visibility_timeout` (seconds a received message
  * stays claimed before it is redelivered, default 300), `block_for`
- * (seconds get() waits for a message, default 1), `prefix`, and
+ * (seconds get() waits for a message, default 1), `prefix`, `spool_dir`
+ * (a directory: a message sent while Redis cannot be reached is spooled
+ * there and pushed once Redis is back, see the extension's DelayQueue), and
  * `connection` (options only: a cluster or sentinel array of the
  * extension, used instead of the DSN's host). Other query parameters go to
  * the extension's DSN (`timeout`, `read_timeout`, `password`, ...).
  */
 final class RedisKitTransportFactory implements TransportFactoryInterface
 {
-    private const OPTIONS = ['queue', 'visibility_timeout', 'block_for', 'prefix', 'connection'];
+    private const OPTIONS = ['queue', 'visibility_timeout', 'block_for', 'prefix', 'connection', 'spool_dir'];
 
     public function createTransport(#[\SensitiveParameter] string $dsn, array $options, SerializerInterface $serializer): TransportInterface
     {
@@ -41,6 +43,11 @@ final class RedisKitTransportFactory implements TransportFactoryInterface
         ];
         if (isset($options['prefix'])) {
             $queueOptions['prefix'] = (string) $options['prefix'];
+        }
+        if (isset($options['spool_dir'])) {
+            // a send that cannot reach Redis goes to a local spool, replayed later
+            $queueOptions['on_error'] = 'spool';
+            $queueOptions['spool_dir'] = (string) $options['spool_dir'];
         }
         $queue = new DelayQueue((string) ($options['queue'] ?? 'messages'), $options['connection'] ?? $connection, $queueOptions);
 
