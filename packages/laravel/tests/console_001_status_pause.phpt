@@ -119,6 +119,17 @@ PHP)), "\n";
 echo "--purge=all: $out\n";
 [$rc, $out] = $artisan('rediskit:dead', $dq);
 echo "then: $out\n";
+// a long payload: the first 80 bytes and '…'; a character cut in two at
+// byte 80 shown as '?', so the line stays valid UTF-8
+$code(str_replace('DQ', $dq, <<<'PHP'
+$q = new RedisKit\DelayQueue('DQ', config('rediskit.connection'), ['max_attempts' => 1, 'backoff' => 0]);
+$q->push('x' . str_repeat('é', 100));
+foreach ($q->pop(1) as $j) $q->retry($j['id'], 0);
+PHP));
+[$rc, $out] = $artisan('rediskit:dead', $dq);
+$long = $deadRows($out)[0][3] ?? '';
+echo "a 201-byte payload: ", var_export($long === 'x' . str_repeat('é', 39) . '?…', true), ", valid UTF-8: ", var_export(mb_check_encoding($out, 'UTF-8'), true), "\n";
+$artisan('rediskit:dead', $dq, '--purge=all');
 [$rc, $out, $err] = $artisan('rediskit:dead', $dq, '--retry=all', '--purge=all');
 echo "both: exit $rc, ", trim($out . $err), "\n";
 [$rc, $out, $err] = $artisan('rediskit:dead', $dq, '--limit=0');
@@ -153,6 +164,7 @@ dead: exit 0, 3 rows, payloads: {"order":1} {"order":2} \033[31mred, attempts: 1
 a worker gets it again: yes, attempts 0
 --purge=all: Deleted 2 dead job(s) of "dead-%d".
 then: Queue "dead-%d" has no dead job.
+a 201-byte payload: true, valid UTF-8: true
 both: exit 2, Give --retry or --purge, not both.
 --limit=0: exit 2, --limit must be a whole number from 1 to 1000.
 a sync connection: exit 1, refused with the message
