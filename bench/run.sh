@@ -17,6 +17,13 @@ if cports=$(start_cluster 2>/dev/null); then
   set -- $cports
   export RK_CLUSTER="[\"redis://127.0.0.1:$1\",\"redis://127.0.0.1:$2\",\"redis://127.0.0.1:$3\"]"
 fi
+# a local Sentinel group (a master, a replica, 3 sentinels) for the
+# replicated-writes rows (bench/replicated.php)
+if sports=$(start_sentinel_group 2>/dev/null); then
+  set -- $sports
+  export RK_SENTINEL_MASTER=$1
+  export RK_SENTINEL="{\"sentinel\":[\"redis://127.0.0.1:$3\",\"redis://127.0.0.1:$4\",\"redis://127.0.0.1:$5\"],\"service\":\"rkmaster\"}"
+fi
 port=$(echo "${REDIS_URL}" | sed -E 's#.*:([0-9]+).*#\1#')
 # the Memory section (figures of make valgrind / make soak, kept by hand) outlives a new run
 memory=$(sed -n '/^## Memory/,$p' "$out" 2>/dev/null)
@@ -79,6 +86,7 @@ infos=()
 srv=()
 hot=()
 conc=()
+repl=()
 for f in bench/*.php; do
   [ "$f" = bench/cpu.php ] && continue
   echo "== $f" >&2
@@ -92,6 +100,7 @@ for f in bench/*.php; do
       SRV\|*) srv+=("${line#SRV|}") ;;
       CONC\|*) conc+=("${line#CONC|}") ;;
       HOT\|*) hot+=("${line#HOT|}") ;;
+      REPL\|*) repl+=("${line#REPL|}") ;;
       *) echo "$line" >&2 ;;
     esac
   done < <(php "${PHPARGS[@]}" "$f")
@@ -160,6 +169,21 @@ if [ ${#conc[@]} -gt 0 ]; then
         [ "$bn|$bop|$bpeer" = "$n|$op|$peer" ] && before=$ba
       done
       echo "| $n | $op | $peer | $before | $a | $ac | $b | $bc | $(ratio "$a" "$b") |"
+    done
+  } >> "$out"
+fi
+if [ ${#repl[@]} -gt 0 ]; then
+  {
+    echo
+    echo "## Replicated writes (wait_replicas)"
+    echo
+    echo "Each writer with \`wait_replicas => 1\` (its write and a \`WAIT 1\` in one round trip) against the default, behind a local Sentinel group (a master and one replica on this machine); ops/s of one process and of 8 processes for 2 s, and the master's CPU (INFO cpu, user + sys) per operation in the one-process run (bench/replicated.php)."
+    echo
+    echo "| operation | ops/s | ops/s, wait_replicas 1 | ratio | 8 processes | 8 processes, wait_replicas 1 | ratio | master CPU µs/op | master CPU µs/op, wait_replicas 1 | ratio |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for l in "${repl[@]}"; do
+      IFS='|' read -r op a b a8 b8 ca cb <<< "$l"
+      echo "| $op | $a | $b | $(ratio "$b" "$a") | $a8 | $b8 | $(ratio "$b8" "$a8") | $ca | $cb | $(ratio "$cb" "$ca") |"
     done
   } >> "$out"
 fi
