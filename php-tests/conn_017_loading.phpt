@@ -4,11 +4,13 @@ A restarted Redis that is still loading its dataset (it answers LOADING: nothing
 <?php
 require __DIR__ . '/_rk.inc';
 $s = new RkServer(['--enable-debug-command', 'yes']);
-$raw = $s->raw();
 $lb = new RedisKit\RedisLeaderboard('ld', $s->url . '?timeout=30');
 $lb->setScore('a', 1);
-$raw->cmd('DEBUG', 'POPULATE', '3000000');   // a dataset that takes a while to load
-$raw->cmd('SAVE');
+// a dataset that takes a while to load (writing it may take long on a
+// loaded machine: this connection waits up to 120 s for each reply)
+$slow = new RkRaw($s->url, 120);
+$slow->cmd('DEBUG', 'POPULATE', '3000000');
+$slow->cmd('SAVE');
 $s->stop();
 
 // started again on its RDB file: it accepts connections at once and answers

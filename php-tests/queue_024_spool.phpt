@@ -1,5 +1,5 @@
 --TEST--
-DelayQueue on_error 'spool': while Redis is down, 8 processes push 10,000 jobs into the local spool (ids returned as usual); once Redis is back, the first call replays them, each exactly once with its due time; a replay killed halfway or cut off before it emptied the spool pushes nothing twice; a corrupt record is left for replaySpool($logger), which skips it with a warning; a full disk is a clear ConnectionException that loses nothing already spooled; a failure after the command was sent is never spooled; bad options are a ValueError
+DelayQueue on_error 'spool': while Redis is down, 8 processes push 10,000 jobs into the local spool (ids returned as usual); once Redis is back, the first call replays them, each exactly once with its due time; a replay killed halfway or cut off before it emptied the spool pushes nothing twice; a corrupt record is left for replaySpool(), which skips it and returns a warning; a full disk is a clear ConnectionException that loses nothing already spooled; a failure after the command was sent is never spooled; bad options are a ValueError
 --FILE--
 <?php
 require __DIR__ . '/_rk.inc';
@@ -107,7 +107,7 @@ while ($batch = $q->pop(1000)) foreach ($batch as $j) { $n++; $seen[$j['payload'
 clearstatcache();
 echo "after a kill: ", $n, " delivered, ", count($seen), " distinct, spool empty: ", var_export(filesize($spool[0]) === 0, true), "\n";
 
-// a damaged record: left alone by the automatic replay, skipped and logged by replaySpool($logger)
+// a damaged record: left alone by the automatic replay, skipped by replaySpool() with a warning
 $s->stop();
 $q->push('d1');
 file_put_contents($spool[0], "\x00garbage\x00", FILE_APPEND);
@@ -117,12 +117,8 @@ $raw = $s->raw();
 $q->push('d3');
 clearstatcache();
 echo "automatic replay left the damaged spool: ", var_export(filesize($spool[0]) > 0, true), "\n";
-$log = new class {
-    public array $lines = [];
-    public function warning(string|Stringable $message, array $context = []): void { $this->lines[] = "warning: $message"; }
-};
-$r = $q->replaySpool($log);
-echo json_encode([$r['replayed'], $r['added'], count($r['warnings'])]), "\n", implode("\n", $log->lines), "\n";
+$r = $q->replaySpool();
+echo json_encode([$r['replayed'], $r['added'], count($r['warnings'])]), "\n", implode("\n", $r['warnings']), "\n";
 echo "payloads: ", implode(',', array_map(fn($j) => $j['payload'], $q->pop(10))), "\n";
 
 // a failure after the command was sent (a reply that never came) is not spooled
@@ -160,7 +156,6 @@ echo rk_ex(rk_catch(fn() => new DelayQueue('q', $s->url, ['on_error' => 'spool',
 echo rk_ex(rk_catch(fn() => new DelayQueue('q', $s->url, ['on_error' => 'spool', 'spool_dir' => __FILE__]))), "\n";
 echo rk_ex(rk_catch(fn() => new DelayQueue('q', $s->url, ['on_error' => 'retry']))), "\n";
 echo rk_ex(rk_catch(fn() => (new DelayQueue('q', $s->url))->replaySpool())), "\n";
-echo rk_ex(rk_catch(fn() => $q->replaySpool('log'))), "\n";
 ?>
 --EXPECTF--
 processes that spooled all 1,250: 8; ids: 10000 distinct 10000
@@ -174,7 +169,7 @@ again: {"replayed":3,"added":0,"warnings":[]}; jobs: 0
 after a kill: 5000 delivered, 5000 distinct, spool empty: true
 automatic replay left the damaged spool: true
 [2,2,1]
-warning: spool: 9 bytes at offset %d are not a record; skipped
+spool: 9 bytes at offset %d are not a record; skipped
 payloads: d1,d2,d3
 RedisKit\ConnectionException, spooled: false
 RedisKit\ConnectionException: push: cannot connect to redis://HOST/0: %s and the spool could not take the job (No space left on device (os error 28): SPOOL); nothing of this call was spooled
@@ -185,4 +180,3 @@ ValueError: DelayQueue: option 'spool_dir': '%s/none': No such file or directory
 ValueError: DelayQueue: option 'spool_dir': '%s' is not a directory
 ValueError: %s
 ValueError: DelayQueue::replaySpool: this queue has no spool (on_error 'spool', spool_dir)
-TypeError: DelayQueue::replaySpool(): Argument #1 ($logger) must be a PSR-3 logger object or null, string given

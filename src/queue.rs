@@ -628,7 +628,7 @@ impl DelayQueue {
             }
             Err(crate::spool::Replay::Send(e)) => Err(e),
             Err(crate::spool::Replay::Damaged(w)) => Err(Error::Redis(format!(
-                "replaySpool: the spool {} holds damaged records ({}); replay it with a logger to skip them",
+                "replaySpool: the spool {} holds damaged records ({}); replaySpool() skips them and returns their warnings",
                 spool.path().display(),
                 w.join("; ")
             ))),

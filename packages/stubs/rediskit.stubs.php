@@ -239,17 +239,17 @@ namespace RedisKit {
          * With on_error 'spool': pushes the jobs this host's spool holds for the
          * queue (in order, with their ids and due times), then empties it. The
          * next successful push or pop of any process does it too (looking at
-         * the spool at most once a second), but leaves a spool with damaged
-         * records alone: this call skips them, each logged as a warning.
+         * the spool with one stat), but leaves a spool with damaged records
+         * alone: this call skips them and returns a warning for each (log them
+         * with your PSR-3 logger).
          * Exactly once: a replay that reached Redis but could not empty the
          * spool (a crash) pushes nothing twice. Another process replaying it
          * now: nothing done ('replayed' 0).
-         * @param ?object $logger A PSR-3 logger (Psr\Log\LoggerInterface): each damaged record skipped is a warning().
-         * @return array{replayed: int, added: int, warnings: list<string>} 'added' leaves out jobs a crashed replay had pushed already.
-         * @throws \ValueError if this queue has no spool, or $logger is not an object.
+         * @return array{replayed: int, added: int, warnings: list<string>} 'added' leaves out jobs a crashed replay had pushed already; 'warnings' names each damaged stretch skipped.
+         * @throws \ValueError if this queue has no spool.
          * @throws \RedisKit\ConnectionException if Redis cannot be reached (the spool is left as it was).
          */
-        public function replaySpool(mixed $logger = null): array {}
+        public function replaySpool(): array {}
 
         /**
          * Moves dead jobs back to the schedule, due now, with attempts reset

@@ -421,34 +421,17 @@ impl DelayQueue {
     /// With on_error 'spool': pushes the jobs this host's spool holds for the
     /// queue (in order, with their ids and due times), then empties it. The
     /// next successful push or pop of any process does it too (looking at
-    /// the spool at most once a second), but leaves a spool with damaged
-    /// records alone: this call skips them, each logged as a warning.
+    /// the spool with one stat), but leaves a spool with damaged records
+    /// alone: this call skips them and returns a warning for each (log them
+    /// with your PSR-3 logger).
     /// Exactly once: a replay that reached Redis but could not empty the
     /// spool (a crash) pushes nothing twice. Another process replaying it
     /// now: nothing done ('replayed' 0).
-    /// @param ?object $logger A PSR-3 logger (Psr\Log\LoggerInterface): each damaged record skipped is a warning().
-    /// @return array{replayed: int, added: int, warnings: list<string>} 'added' leaves out jobs a crashed replay had pushed already.
-    /// @throws \ValueError if this queue has no spool, or $logger is not an object.
+    /// @return array{replayed: int, added: int, warnings: list<string>} 'added' leaves out jobs a crashed replay had pushed already; 'warnings' names each damaged stretch skipped.
+    /// @throws \ValueError if this queue has no spool.
     /// @throws \RedisKit\ConnectionException if Redis cannot be reached (the spool is left as it was).
-    pub fn replaySpool(&self, logger: Option<&Zval>) -> PhpResult<ZBox<ZendHashTable>> {
-        let logger = match logger {
-            Some(l) if l.is_null() => None,
-            Some(l) if l.is_object() => Some(l),
-            Some(l) => {
-                return Err(type_error(format!(
-                    "DelayQueue::replaySpool(): Argument #1 ($logger) must be a PSR-3 logger object or null, {} given",
-                    type_name(l)
-                )))
-            }
-            None => None,
-        };
+    pub fn replaySpool(&self) -> PhpResult<ZBox<ZendHashTable>> {
         let r = self.inner.replay_spool(true).map_err(throw)?;
-        if let Some(l) = logger {
-            for w in &r.warnings {
-                let context = ZendHashTable::new();
-                l.try_call_method("warning", vec![w, &context])?;
-            }
-        }
         let mut h = ZendHashTable::with_capacity(3);
         keys::set(&mut h, "replayed", r.replayed as i64)?;
         keys::set(&mut h, "added", r.added)?;
