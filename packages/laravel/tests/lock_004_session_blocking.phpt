@@ -24,6 +24,13 @@ $router->get('/slow', function () {
     $r = new RkRaw();
     $r->cmd('RPUSH', rk_ns() . 'spans', sprintf('%s start %.6f', $_SERVER['RK_WHO'], microtime(true)));
     $r->cmd('SET', rk_ns() . 'inside:' . $_SERVER['RK_WHO'], '1');
+    if ($_SERVER['RK_WHO'] === 'A') {
+        // A holds its session until C (another session) is inside its own
+        // request: C must get there while A holds it (10 s at most, beyond
+        // B's 5 s wait: a C held up by A's lock fails the test)
+        $until = microtime(true) + 10;
+        while ($r->cmd('GET', rk_ns() . 'inside:C') !== '1' && microtime(true) < $until) usleep(2000);
+    }
     usleep(150000);
     $r->cmd('RPUSH', rk_ns() . 'spans', sprintf('%s end %.6f', $_SERVER['RK_WHO'], microtime(true)));
     return 'ok';
