@@ -545,10 +545,18 @@ impl DelayQueue {
                 .map_or(0, |d| d.as_micros() as i64);
             (now_us + value + 999) / 1000
         };
+        // ids that sort in push order (jobs due in the same millisecond are
+        // handed out by id): the push time in nanoseconds (one more per job
+        // of a batch), then random bits against another process's same time
+        let now_ns = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let salt = uuid::Uuid::new_v4().as_u128() as u32;
         let records: Vec<crate::spool::Record> = payloads
             .iter()
-            .map(|p| crate::spool::Record {
-                id: format!("s{}", uuid::Uuid::new_v4().simple()).into_bytes(),
+            .enumerate()
+            .map(|(i, p)| crate::spool::Record {
+                id: format!("s{:016x}{salt:08x}", now_ns.wrapping_add(i as u64)).into_bytes(),
                 due_ms,
                 payload: p.to_vec(),
             })
