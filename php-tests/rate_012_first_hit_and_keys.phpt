@@ -69,7 +69,8 @@ $r = RateLimiter::attemptAll([$ip, $ip], ['9.9.9.9', '8.8.8.8']);
 var_dump($r['allowed'], $ip->peek('9.9.9.9')['remaining'], $ip->peek('8.8.8.8')['remaining']);
 
 echo "-- bad input, nothing written\n";
-$before = $raw->cmd('DBSIZE');
+// nothing sent (the server is shared with the tests running beside this one)
+$before = RedisKit\stats()['commands'];
 foreach ([
     fn() => RateLimiter::attemptAll([$ip, $user], ['x']),
     fn() => RateLimiter::attemptAll([$ip, $user], ['x', 'y', 'z']),
@@ -84,7 +85,7 @@ foreach ([
 ] as $f) {
     try { $f(); echo "no exception\n"; } catch (Throwable $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
 }
-var_dump($raw->cmd('DBSIZE') === $before);
+var_dump(RedisKit\stats()['commands'] === $before);
 ?>
 --EXPECT--
 -- the window starts with the first unit
