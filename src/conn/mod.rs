@@ -473,9 +473,22 @@ pub fn eval_then_wait(
                 by_body.set(true);
                 replies = w.pipeline(packed, 2, timeout)?;
             }
+            // a script refused by MOVED, ASK, TRYAGAIN or READONLY did not
+            // run: that reply alone, for dispatch to follow (to the slot's
+            // node, again once a migration has moved all its keys, or to the
+            // new master) and send both again; the WAIT answered for nothing
+            // says nothing
+            if matches!(replies.first(), Some(Value::ServerError(e)) if matches!(e.code(), "MOVED" | "ASK" | "TRYAGAIN" | "READONLY"))
+            {
+                return Ok(replies.swap_remove(0));
+            }
             Ok(Value::Array(replies))
         },
     )?;
+    if !matches!(v, Value::Array(_)) {
+        // a redirect dispatch could not follow (a single server's READONLY)
+        check_as(v.clone(), || call.describe(by_body.get()))?;
+    }
     let mut replies = array(v, 2)?.into_iter();
     let script = replies.next().unwrap_or(Value::Nil);
     let acked = check_as(replies.next().unwrap_or(Value::Nil), || "WAIT".to_string())
@@ -903,7 +916,13 @@ pub fn wait_signal(dsn: &Dsn, key: &[u8], timeout: Duration) -> Result<Option<Ve
     if let Some(e) = unblock_refused.into_inner() {
         return Err(e);
     }
-    let reply = check_as(reply?, || {
+    let reply = reply?;
+    if matches!(&reply, Value::ServerError(e) if e.code() == "UNBLOCKED") {
+        // the server ended the wait (a master demoted to a replica in a
+        // failover): nothing was taken; a wake-up, the caller looks again
+        return Ok(None);
+    }
+    let reply = check_as(reply, || {
         if client_id_refused.get() {
             "command CLIENT ID: blocking waits need CLIENT ID and CLIENT UNBLOCK".into()
         } else {

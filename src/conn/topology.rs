@@ -370,6 +370,17 @@ fn redirect_of(v: &Value) -> Option<Redirect> {
     }
 }
 
+/// True for a cluster's `TRYAGAIN` (a multi-key request whose keys are split
+/// by a slot migration in progress: refused, nothing ran): one, or a
+/// pipeline whose every reply is one.
+fn is_tryagain(v: &Value) -> bool {
+    let one = |v: &Value| matches!(v, Value::ServerError(e) if e.code() == "TRYAGAIN");
+    match v {
+        Value::Array(items) => !items.is_empty() && items.iter().all(one),
+        v => one(v),
+    }
+}
+
 /// True for Redis's answer while it loads its dataset after a start (every
 /// command refused, nothing ran): one `LOADING` error, or a pipeline whose
 /// every reply is one.
@@ -435,7 +446,11 @@ pub(crate) fn dispatch<'r>(
             let slot_no = route().map(key_slot).unwrap_or(0);
             let mut ask: Option<Arc<Dsn>> = None;
             let mut reload = false;
-            for _ in 0..8 {
+            let mut redirects = 0;
+            // TRYAGAIN: until when, and the pause before the next try
+            let mut again_until: Option<Instant> = None;
+            let mut pause = Duration::from_millis(2);
+            while redirects < 8 {
                 let asking = ask.is_some();
                 let node = match ask.take() {
                     Some(n) => n,
@@ -444,17 +459,39 @@ pub(crate) fn dispatch<'r>(
                 let timeout = node.read_timeout;
                 let r = with_wire_loaded(&node, slot, retry_safe, |w| {
                     if asking {
-                        w.request(b"*1\r\n$6\r\nASKING\r\n", timeout)?;
+                        w.asking(&mut f)
+                    } else {
+                        f(w)
                     }
-                    f(w)
                 });
                 match r {
                     Ok(v) => match redirect_of(&v) {
+                        None if is_tryagain(&v) => {
+                            // a multi-key request while its slot migrates, its
+                            // keys on both sides: nothing ran. Again (to the
+                            // same node) until the keys are together, for up
+                            // to the read timeout
+                            let now = Instant::now();
+                            let until = *again_until.get_or_insert(now + timeout);
+                            if now >= until || super::interrupted() {
+                                return Ok(v);
+                            }
+                            std::thread::sleep(pause.min(until - now));
+                            pause = (pause * 2).min(Duration::from_millis(50));
+                            if asking {
+                                ask = Some(node);
+                            }
+                            reload = false;
+                        }
                         None => return Ok(v),
-                        Some(Redirect::Moved) => reload = true,
+                        Some(Redirect::Moved) => {
+                            reload = true;
+                            redirects += 1;
+                        }
                         Some(Redirect::Ask(host, port)) => {
                             ask = Some(Arc::new(dsn.node(&host, port)));
                             reload = false;
+                            redirects += 1;
                         }
                     },
                     // the node is gone (failover?): nothing was sent, ask the

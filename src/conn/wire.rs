@@ -157,6 +157,11 @@ pub struct Wire {
     /// When the request whose first reply is not read yet was sent
     /// (`metrics::now_ns`; 0: none, or metrics off).
     sent_ns: u64,
+    /// Cluster: every request is sent behind an `ASKING` (an ASK redirect
+    /// being followed; see `asking`), and how many of their replies are
+    /// still to be read and dropped.
+    asking: bool,
+    asking_replies: u32,
 }
 
 /// A connection target as the metrics name it: host:port, or the socket path.
@@ -251,6 +256,8 @@ impl Wire {
             session: 0,
             metrics: target_series(dsn),
             sent_ns: 0,
+            asking: false,
+            asking_replies: 0,
         };
 
         // Handshake (AUTH, SELECT) in one round trip, bounded by the connect timeout.
@@ -403,10 +410,18 @@ impl Wire {
         // the worker's round trips and time waiting for Redis (stats()),
         // and the host's round-trip histogram
         self.sent_ns = metrics::now_ns();
-        let r = self
-            .stream
-            .write_all(packed)
-            .and_then(|_| self.stream.flush());
+        let asking = self.asking;
+        if asking {
+            self.asking_replies += 1;
+        }
+        let stream = &mut self.stream;
+        let r = (if asking {
+            stream.write_all(b"*1\r\n$6\r\nASKING\r\n")
+        } else {
+            Ok(())
+        })
+        .and_then(|_| stream.write_all(packed))
+        .and_then(|_| stream.flush());
         r.map_err(|e| {
             self.broken = true;
             if is_timeout(&e) {
@@ -426,6 +441,11 @@ impl Wire {
             reads: 0,
         };
         let mut r = self.reader.read_value(&mut stream);
+        // the +OK of an ASKING sent before the request: not its reply
+        while self.asking_replies > 0 && r.is_ok() {
+            self.asking_replies -= 1;
+            r = self.reader.read_value(&mut stream);
+        }
         if self.session != 0 {
             // pushes come before the reply they preceded on the server
             while let Ok(Value::Push { kind, data }) = r {
@@ -474,6 +494,21 @@ impl Wire {
         if e.code() != "NOSCRIPT" {
             metrics::add(self.metrics, mconn::ERR_SERVER, 1);
         }
+    }
+
+    /// Cluster: sends every request of `f` behind an `ASKING` (so that a
+    /// request sent again on this connection, a script's body after
+    /// NOSCRIPT, is asked for too). A connection left with an ASKING reply
+    /// unread is not used again.
+    pub fn asking<T>(&mut self, f: impl FnOnce(&mut Wire) -> Result<T, Fail>) -> Result<T, Fail> {
+        self.asking = true;
+        let r = f(self);
+        self.asking = false;
+        if self.asking_replies != 0 {
+            self.asking_replies = 0;
+            self.broken = true;
+        }
+        r
     }
 
     pub fn request(&mut self, packed: &[u8], timeout: Duration) -> Result<Value, Fail> {
