@@ -3,7 +3,7 @@ SHELL := /bin/bash
 EXT := target/release/librediskit.so
 TOOLS := php-tests/tools
 
-.PHONY: all deps build demo test test-quick test-arm64 dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak tsan
+.PHONY: all deps build demo test test-quick test-arm64 dist bench bench-cpu stubs fuzz install uninstall docs clean valgrind soak tsan failover
 
 all: build
 
@@ -64,6 +64,13 @@ valgrind: deps
 # (1,000 object names, 100 reconnects): RSS may grow < 1 MB after warm-up
 soak: build
 	@$(TOOLS)/soak.sh
+
+# the failover campaign: Sentinel and Cluster, 10 rounds of each fault
+# (primary killed, paused, forced failover, partitioned from its peers) under
+# load, checked from the full history (make test runs 1 round of each);
+# RKFO_ROUNDS=n, RKFO_FAULTS="kill partition", RKFO_TOPOLOGIES=cluster for a part
+failover: build
+	@RKFO_ROUNDS=$${RKFO_ROUNDS:-10} RKFO_JSON=$${RKFO_JSON:-$(CURDIR)/target/failover.json} $(TOOLS)/failover.sh
 
 # the connection layer's and the lock's cargo tests (threads, the watchdog)
 # under ThreadSanitizer (a nightly toolchain with rust-src, installed if missing)

@@ -8,8 +8,9 @@
 #
 # PHPT=files runs only those PHPT files (and skips the other stages unless
 # STAGES says otherwise). STAGES="build cargo phpt valkey cluster sentinel
-# stubs laravel symfony psr docs install fpm pie dist fault fuzz apache embed" picks stages. The fault stage (network faults
-# between PHP and Redis, php-tests/tools/fault.sh) runs on the host only. On a
+# stubs laravel symfony psr docs install fpm pie dist fault failover fuzz apache embed" picks stages. The fault stage (network faults
+# between PHP and Redis, php-tests/tools/fault.sh) and the failover slice
+# (php-tests/tools/failover.sh, one round of each fault) run on the host only. On a
 # thread-safe PHP (the trixie-zts platform) the default stages are the build,
 # the PHPT suite, the pre-packaged binary, the threaded Apache load test
 # (php-tests/tools/apache-zts.sh) and the threaded embed SAPI test
@@ -44,7 +45,7 @@ if [ -n "${STAGES:-}" ]; then :
 elif [ "$(uname -m)" = aarch64 ]; then STAGES="dist${PHPT:+ phpt}"
 elif [ -n "${PHPT:-}" ]; then STAGES="build phpt ${TOPOLOGY:+cluster sentinel}"
 elif [ "$("$PHP" -n -r 'echo PHP_ZTS;')" = 1 ]; then STAGES="build phpt dist apache embed"
-else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr dashboard docs install fpm pie dist fault fuzz"
+else STAGES="build cargo phpt valkey cluster sentinel stubs laravel symfony psr dashboard docs install fpm pie dist fault failover fuzz"
 fi
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 t_stage=$SECONDS
@@ -270,6 +271,17 @@ if want fault; then
   else
     php-tests/tools/fault.sh 2>&1 | tee "$RK_RUN_DIR/fault.out"
     count_from "$RK_RUN_DIR/fault.out" fault
+  fi
+fi
+
+if want failover; then
+  stage "failovers under load: Sentinel and Cluster, each fault once ($(server_version))"
+  if [ "$platform" != host ]; then
+    # a network namespace and iptables, as the fault stage
+    echo "   skipped on $platform: the failover slice runs on the host only (its result is in the host's count)"
+  else
+    RKFO_ROUNDS=1 php-tests/tools/failover.sh 2>&1 | tee "$RK_RUN_DIR/failover.out" | grep -vE '^   (lock|queue|limiter|cache) +[a-z0-9]+ +ok '
+    count_from "$RK_RUN_DIR/failover.out" failover
   fi
 fi
 
