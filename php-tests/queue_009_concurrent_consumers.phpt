@@ -22,7 +22,7 @@ for ($c = 0; $c < 4; $c++) {
         $w = new RedisKit\DelayQueue('cc', $url, $opts);
         $log = fopen($logs[$c], 'w');
         $slept = [];
-        $stop = microtime(true) + 50;
+        $stop = microtime(true) + 150;   // a bound for a hang, far above the ~5 s this takes
         while (microtime(true) < $stop) {
             $jobs = $w->pop(10, 0.2);
             if (!$jobs) {
@@ -45,7 +45,7 @@ for ($c = 0; $c < 4; $c++) {
                         $claims = fn() => array_values(array_filter($raw->cmd('ZRANGE', '{' . $ns . 'cc}:inflight', '0', '-1'),
                             fn($m) => str_starts_with($m, $j['id'] . '|')));
                         $mine = $claims();
-                        rk_until(fn() => array_diff($claims(), $mine) !== [], 40.0);
+                        rk_until(fn() => array_diff($claims(), $mine) !== [], 120.0);
                     } else {
                         usleep(350000);
                     }
