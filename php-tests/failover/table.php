@@ -21,7 +21,7 @@ $faultNames = [
 $modeNames = ['async' => 'default', 'wait' => 'all replicas', 'wait1' => '1 of 2'];
 $v = fn(array $byPrim, string $prim, string $mode, string $k) => $byPrim[$prim][$mode][$k] ?? 0;
 
-echo "| topology | fault | rounds | `wait_replicas` | lock: double grants | lock: fencing violations reaching the store | queue: acked pushes lost | queue: deliveries after a returned ack | limiter: admissions over the limit | errors to callers | unconfirmed writes | longest unavailability (s) |\n";
+echo "| topology | fault | rounds | `wait_replicas` | lock: double grants | lock: fencing violations reaching the store | queue: acked pushes lost | queue: deliveries after a returned ack | limiter: admissions over the limit | failed calls | unconfirmed writes | longest unavailability (s) |\n";
 echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 foreach ($sum as $topo => $byFault) {
     foreach ($byFault as $fault => $byPrim) {

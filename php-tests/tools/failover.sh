@@ -52,5 +52,8 @@ run_pid=
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
   echo "failover: the campaign's deadline ($deadline s) expired: something hung"
   echo "failover: 0 passed, 1 failed"
+elif [ -n "${RKFO_JSON:-}" ] && [ -f "$RKFO_JSON" ]; then
+  echo "== the table of docs/topologies.md (from $RKFO_JSON)"
+  "$PHP" -n php-tests/failover/table.php "$RKFO_JSON"
 fi
 exit $rc
