@@ -1,5 +1,5 @@
 --TEST--
-DelayQueue pause()/resume(): a paused queue takes pushes and hands out nothing, consumers blocked in pop() keep waiting and all get jobs when it is resumed; claims already handed out can still be acked; counts, jobs() and cancel() never see the pause as a job; purge() ends it
+DelayQueue pause()/resume(): a paused queue takes pushes and hands out nothing, consumers blocked in pop() keep waiting (without asking again and again) and all get jobs when it is resumed; claims already handed out can still be acked; counts, jobs() and cancel() never see the pause as a job; purge() ends it
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) echo 'skip pcntl needed'; ?>
 --FILE--
@@ -17,6 +17,12 @@ $ids = [$q->push('a'), $q->push('b'), $q->push('c'), $q->push('later', 3600)];
 $c = $q->counts();
 echo "counts while paused: scheduled={$c['scheduled']} due={$c['due']} in_flight={$c['in_flight']}\n";
 echo "pop while paused: ", count($q->pop(10)), ", with a wait: ", count($q->pop(10, 0.2)), "\n";
+// the waiting pop waits (one pop, one blocking wait and its end), it does
+// not ask again and again
+$sent = RedisKit\stats()['commands'];
+$q->pop(10, 0.3);
+$sent = RedisKit\stats()['commands'] - $sent;
+rk_assert($sent <= 6, "a paused queue's pop(10, 0.3) sent $sent commands");
 echo "due jobs listed: ", implode(',', array_column($q->jobs('due')['jobs'], 'payload')), "\n";
 echo "ack of a job claimed before the pause: ", var_export($q->ack($claimed[0]['id']), true), "\n";
 echo "cancel(''): ", var_export($q->cancel(''), true), ", job(''): ", var_export($q->job(''), true), ", still paused: ", var_export($q->isPaused(), true), "\n";

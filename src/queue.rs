@@ -824,6 +824,9 @@ impl DelayQueue {
                 Err(_) => left, // nothing scheduled or in flight
             };
             if sleep.is_zero() {
+                if conn::interrupted() {
+                    return Ok(Vec::new());
+                }
                 continue; // due now: more bookkeeping than one pop does
             }
             conn::wait_signal(&self.dsn, self.wake_key(), sleep)?;

@@ -154,6 +154,8 @@ if waiting and more_due and redis.call('LLEN', NOTIFY) == 0 then wake() end
 
 -- 3. for a caller about to wait: when the next job is due or claim expires
 if waiting and claimed == 0 and paused then
+  -- nothing to wake for but resume(): the caller waits its whole wait
+  out[1] = -1
   will_wait(wait_ms)
 elseif waiting and claimed == 0 then
   local nxt = -1
