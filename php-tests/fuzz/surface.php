@@ -692,6 +692,11 @@ function rkf_call(int $seed, int $k, RkfRaw $raw): void
         if (!$user && !$unknown && !($ex instanceof RedisKit\LockLostException) && !$GLOBALS['rkf_alarm']) {
             $after = $raw->snapshot();
             $diff = rkf_diff($before, $after);
+            // the registry (RedisKit\registry()): an object that reached Redis
+            // lists itself once per process, whatever its call then answered
+            // (a lock that timed out exists all the same); bad input throws
+            // before anything is sent, so it never gets there
+            $diff = array_values(array_filter($diff, fn($d) => !preg_match('~^(created|modified) \d+/.*rediskit:registry$~', $d)));
             if ($class === 'RedisKit\RedisLock' && in_array($method, ['acquire', 'run'], true)) {
                 // Redlock: a node that granted the lock before another one
                 // failed handed out a fencing token (the counter only ever
