@@ -370,22 +370,12 @@ fn redirect_of(v: &Value) -> Option<Redirect> {
     }
 }
 
-/// True for a cluster's `TRYAGAIN` (a multi-key request whose keys are split
-/// by a slot migration in progress: refused, nothing ran): one, or a
-/// pipeline whose every reply is one.
-fn is_tryagain(v: &Value) -> bool {
-    let one = |v: &Value| matches!(v, Value::ServerError(e) if e.code() == "TRYAGAIN");
-    match v {
-        Value::Array(items) => !items.is_empty() && items.iter().all(one),
-        v => one(v),
-    }
-}
-
-/// True for Redis's answer while it loads its dataset after a start (every
-/// command refused, nothing ran): one `LOADING` error, or a pipeline whose
-/// every reply is one.
-fn is_loading(v: &Value) -> bool {
-    let one = |v: &Value| matches!(v, Value::ServerError(e) if e.code() == "LOADING");
+/// True when the server refused the whole request with the error `code`,
+/// so nothing ran: one such error, or a pipeline whose every reply is one.
+/// `TRYAGAIN` is a cluster's multi-key request whose keys a slot migration
+/// in progress splits; `LOADING` is Redis loading its dataset after a start.
+fn refused_with(v: &Value, code: &str) -> bool {
+    let one = |v: &Value| matches!(v, Value::ServerError(e) if e.code() == code);
     match v {
         Value::Array(items) => !items.is_empty() && items.iter().all(one),
         v => one(v),
@@ -407,7 +397,7 @@ fn with_wire_loaded(
     let mut pause = Duration::from_millis(2);
     loop {
         let v = with_wire(dsn, slot, retry_safe, &mut f)?;
-        if !is_loading(&v) {
+        if !refused_with(&v, "LOADING") {
             return Ok(v);
         }
         let now = Instant::now();
@@ -466,7 +456,7 @@ pub(crate) fn dispatch<'r>(
                 });
                 match r {
                     Ok(v) => match redirect_of(&v) {
-                        None if is_tryagain(&v) => {
+                        None if refused_with(&v, "TRYAGAIN") => {
                             // a multi-key request while its slot migrates, its
                             // keys on both sides: nothing ran. Again (to the
                             // same node) until the keys are together, for up
