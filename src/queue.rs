@@ -44,6 +44,7 @@ use crate::conn::{self, aux_key, bytes, int, Args, Dsn, Error, Result, ScriptCal
 use crate::metrics::{self, queue as mq, Series};
 use crate::options::{non_negative_secs, Connection, OptValue, Options, Settings};
 use crate::scripts;
+use crate::spool::{Replay, Spool};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -221,7 +222,7 @@ pub struct DelayQueue {
     replicas: i64,
     replica_wait: Duration,
     /// `on_error => 'spool'`: where pushes go while Redis cannot be reached.
-    spool: Option<crate::spool::Spool>,
+    spool: Option<Spool>,
 }
 
 /// What `replay_spool` did.
@@ -363,8 +364,7 @@ impl DelayQueue {
             metrics: metrics::series(metrics::Kind::Queue, name),
             replicas: replicas.unwrap_or(base.replicas),
             replica_wait: replica_wait.unwrap_or(base.replica_wait),
-            spool: spool_dir
-                .map(|d| crate::spool::Spool::new(std::path::Path::new(&d), &base.keys[0])),
+            spool: spool_dir.map(|d| Spool::new(std::path::Path::new(&d), &base.keys[0])),
             ..base
         })
     }
@@ -586,10 +586,8 @@ impl DelayQueue {
             return;
         }
         // best effort: a failure leaves the spool for a later call
-        if let Err(Error::Redis(m)) = self.replay_spool(false) {
-            if m.contains("damaged records") {
-                SPOOL_DAMAGED.with(|d| d.borrow_mut().insert(spool.path().to_path_buf(), len));
-            }
+        if let Err(Replay::Damaged(_)) = self.replay(spool, false) {
+            SPOOL_DAMAGED.with(|d| d.borrow_mut().insert(spool.path().to_path_buf(), len));
         }
     }
 
@@ -604,6 +602,27 @@ impl DelayQueue {
                 "DelayQueue::replaySpool: this queue has no spool (on_error 'spool', spool_dir)",
             ));
         };
+        match self.replay(spool, skip_damaged) {
+            Ok(r) => Ok(r),
+            Err(Replay::Send(e)) => Err(e),
+            Err(Replay::Damaged(w)) => Err(Error::Redis(format!(
+                "replaySpool: the spool {} holds damaged records ({}); replaySpool() skips them and returns their warnings",
+                spool.path().display(),
+                w.join("; ")
+            ))),
+            Err(Replay::Io(e)) => Err(Error::Redis(format!(
+                "replaySpool: cannot read the spool {}: {e}",
+                spool.path().display()
+            ))),
+        }
+    }
+
+    /// `replay_spool`, with the spool's own reasons when it did not finish.
+    fn replay(
+        &self,
+        spool: &Spool,
+        skip_damaged: bool,
+    ) -> std::result::Result<SpoolReplay, Replay<Error>> {
         let spooled = aux_key(&self.keys[0], "spooled");
         let mut added = 0;
         let r = spool.replay(skip_damaged, |records| {
@@ -622,29 +641,17 @@ impl DelayQueue {
             }
             Ok::<(), Error>(())
         });
-        match r {
-            Ok(None) => Ok(SpoolReplay::default()),
-            Ok(Some((replayed, warnings))) => {
-                stats::count(Event::QueuePushed, added as u64);
-                metrics::add(self.metrics, mq::PUSHED, added as u64);
-                metrics::add_per_minute(self.metrics, mq::PUSHED_PER_MINUTE, added as u64);
-                Ok(SpoolReplay {
-                    replayed,
-                    added,
-                    warnings,
-                })
-            }
-            Err(crate::spool::Replay::Send(e)) => Err(e),
-            Err(crate::spool::Replay::Damaged(w)) => Err(Error::Redis(format!(
-                "replaySpool: the spool {} holds damaged records ({}); replaySpool() skips them and returns their warnings",
-                spool.path().display(),
-                w.join("; ")
-            ))),
-            Err(crate::spool::Replay::Io(e)) => Err(Error::Redis(format!(
-                "replaySpool: cannot read the spool {}: {e}",
-                spool.path().display()
-            ))),
-        }
+        let Some((replayed, warnings)) = r? else {
+            return Ok(SpoolReplay::default());
+        };
+        stats::count(Event::QueuePushed, added as u64);
+        metrics::add(self.metrics, mq::PUSHED, added as u64);
+        metrics::add_per_minute(self.metrics, mq::PUSHED_PER_MINUTE, added as u64);
+        Ok(SpoolReplay {
+            replayed,
+            added,
+            warnings,
+        })
     }
 
     fn push_to_redis(
