@@ -24,18 +24,10 @@ rounds=${RKFO_ROUNDS:-1}
 # the deadline: a round takes 15-40 s; a hang is killed and fails
 deadline=$(( 180 + rounds * 8 * 90 ))
 ns="rkfo$$"
-# namespaces of an earlier run whose process is gone (it was killed)
-for old in $(ip netns list 2>/dev/null | grep -oE '^rkfo[0-9]+'); do
-  kill -0 "${old#rkfo}" 2>/dev/null && continue
-  pids=$(ip netns pids "$old" 2>/dev/null); [ -n "$pids" ] && kill -9 $pids 2>/dev/null
-  ip netns del "$old" 2>/dev/null
-done
-run_pid=
+reap_stale_ns rkfo
 fo_cleanup() {
   [ -n "$run_pid" ] && { kill -9 "$run_pid"; wait "$run_pid"; } 2>/dev/null
-  local pids; pids=$(ip netns pids "$ns" 2>/dev/null)
-  [ -n "$pids" ] && kill -9 $pids 2>/dev/null
-  ip netns del "$ns" 2>/dev/null
+  kill_ns "$ns"
   if [ -d "$RK_RUN_DIR/failover" ]; then rm -rf "$TARGET/failover-logs"; mkdir -p "$TARGET"; cp -r "$RK_RUN_DIR/failover" "$TARGET/failover-logs" 2>/dev/null; fi
   cleanup # lib.sh: servers by pidfile, the run dir
 }
@@ -43,16 +35,10 @@ trap fo_cleanup EXIT
 ip netns add "$ns" && ip -n "$ns" link set lo up || fail "cannot make the network namespace $ns"
 ip netns exec "$ns" iptables -w -S >/dev/null || fail "iptables does not work in $ns"
 echo "   rounds: $rounds of each fault; servers $(server_version); network namespace $ns"
-RKFO_ROUNDS=$rounds timeout -k 5 "$deadline" ip netns exec "$ns" "$PHP" -n -d extension="$EXT" -d extension=posix \
-  -d memory_limit=1G php-tests/failover/run.php &
-run_pid=$!
-wait "$run_pid"
+run_deadline failover "$deadline" env RKFO_ROUNDS="$rounds" ip netns exec "$ns" "$PHP" -n -d extension="$EXT" \
+  -d extension=posix -d memory_limit=1G php-tests/failover/run.php
 rc=$?
-run_pid=
-if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-  echo "failover: the campaign's deadline ($deadline s) expired: something hung"
-  echo "failover: 0 passed, 1 failed"
-elif [ -n "${RKFO_JSON:-}" ] && [ -f "$RKFO_JSON" ]; then
+if [ $rc -ne 124 ] && [ $rc -ne 137 ] && [ -n "${RKFO_JSON:-}" ] && [ -f "$RKFO_JSON" ]; then
   echo "== the table of docs/topologies.md (from $RKFO_JSON)"
   "$PHP" -n php-tests/failover/table.php "$RKFO_JSON"
 fi

@@ -42,13 +42,6 @@ SRV_A=10.77.0.1 CLI_A=10.77.0.2 SRV_B=10.77.0.5 CLI_B=10.77.0.6
 PORT=6379 QUEUE_NUM=7
 dir="$RK_RUN_DIR/fault"; mkdir -p "$dir"
 
-kill_ns() { # every process inside namespace $1 (all started by us), then the namespace
-  local pids
-  pids=$(ip netns pids "$1" 2>/dev/null)
-  [ -n "$pids" ] && kill -9 $pids 2>/dev/null
-  ip netns del "$1" 2>/dev/null
-}
-run_pid=
 fault_cleanup() {
   [ -n "$run_pid" ] && { kill -9 "$run_pid"; wait "$run_pid"; } 2>/dev/null
   # the workers' logs of the last run stay in target/fault-logs (see run.php for what they hold)
@@ -59,11 +52,7 @@ fault_cleanup() {
 }
 trap fault_cleanup EXIT
 
-# namespaces of an earlier run whose process is gone (it was killed)
-for ns in $(ip netns list 2>/dev/null | grep -oE '^rkf[0-9]+-[sab]'); do
-  p=${ns#rkf}; p=${p%-*}
-  kill -0 "$p" 2>/dev/null || { echo "   removing $ns, left by an earlier run (pid $p gone)"; kill_ns "$ns"; }
-done
+reap_stale_ns rkf
 
 # netem is what one would use; say why it is not
 if ! zcat /proc/config.gz 2>/dev/null | grep -q '^CONFIG_NET_SCH_NETEM=[ym]'; then
@@ -103,20 +92,10 @@ for _ in $(seq 100); do grep -q ready "$dir/delay.log" && break; sleep 0.02; don
 grep -q ready "$dir/delay.log" || { cat "$dir/delay.log"; fail "the NFQUEUE delay helper did not start"; }
 
 echo "   redis $(server_version) in $NS_S ($SRV_A, $SRV_B); clients in $NS_A (faulted link) and $NS_B (healthy); $netem"
-# the whole run has a deadline: a hang is killed and fails. In the
-# background, so that Ctrl-C (or TERM) ends it at once: the trap then kills
-# everything inside the namespaces
-timeout -k 5 240 ip netns exec "$NS_B" env \
+# the whole run has a deadline: a hang is killed and fails (lib.sh)
+run_deadline fault 240 ip netns exec "$NS_B" env \
   RKF_NS_A="$NS_A" RKF_NS_B="$NS_B" RKF_NS_S="$NS_S" RKF_IF_A="$IF_A" RKF_IF_SA="$IF_SA" \
   RKF_SRV_A="$SRV_A" RKF_SRV_B="$SRV_B" RKF_PORT="$PORT" RKF_EXT="$EXT" RKF_DIR="$dir" \
   RKF_PHP="$(command -v "$PHP")" RKF_DELAY_PID="$delay_pid" RKF_QUEUE_NUM="$QUEUE_NUM" \
   REDIS_URL="redis://$SRV_B:$PORT" \
-  "$PHP" -n -d extension="$EXT" -d memory_limit=1G php-tests/fault/run.php &
-run_pid=$!
-wait "$run_pid"
-rc=$?
-if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-  echo "fault: the stage's deadline (240 s) expired: something hung"
-  echo "fault: 0 passed, 1 failed"
-fi
-exit $rc
+  "$PHP" -n -d extension="$EXT" -d memory_limit=1G php-tests/fault/run.php

@@ -157,3 +157,43 @@ CONF
   echo "sentinels did not see the master" >&2
   return 1
 }
+
+# Network namespaces of the fault and failover stages, named <prefix><pid of
+# the stage>[-<part>]. kill_ns: every process inside namespace $1 (all
+# started by the stage), then the namespace.
+kill_ns() {
+  local pids
+  pids=$(ip netns pids "$1" 2>/dev/null)
+  [ -n "$pids" ] && kill -9 $pids 2>/dev/null
+  ip netns del "$1" 2>/dev/null
+}
+# reap_stale_ns PREFIX: the namespaces an earlier stage left when it was
+# killed (SIGKILL: no trap ran), told by their stage's pid being gone.
+reap_stale_ns() {
+  local ns p
+  for ns in $(ip netns list 2>/dev/null | grep -oE "^$1[0-9]+(-[a-z]+)?"); do
+    p=${ns#"$1"}; p=${p%%-*}
+    kill -0 "$p" 2>/dev/null && continue
+    echo "   removing $ns, left by an earlier run (pid $p gone)"
+    kill_ns "$ns"
+  done
+}
+# run_deadline STAGE SECONDS COMMAND...: COMMAND in the background, so that
+# Ctrl-C (or TERM) ends the stage at once (its trap kills run_pid and what
+# is inside its namespaces), killed after SECONDS: a hang fails the stage
+# with "STAGE: 0 passed, 1 failed". Returns COMMAND's status.
+run_pid=
+run_deadline() {
+  local stage=$1 secs=$2 rc
+  shift 2
+  timeout -k 5 "$secs" "$@" &
+  run_pid=$!
+  wait "$run_pid"
+  rc=$?
+  run_pid=
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    echo "$stage: the deadline ($secs s) expired: something hung"
+    echo "$stage: 0 passed, 1 failed"
+  fi
+  return $rc
+}
