@@ -108,6 +108,16 @@ done
 if [ ${#infos[@]} -gt 0 ]; then
   { echo; echo "Other measurements:"; echo; for i in "${infos[@]}"; do echo "- $i"; done; } >> "$out"
 fi
+# section TITLE HEAD ALIGN TEXT...: a section of results.md, its heading, its
+# text (one paragraph per argument, "" for a blank line between lines) and its
+# table's first two rows
+section() {
+  local title=$1 head=$2 align=$3 t
+  shift 3
+  printf '\n## %s\n\n' "$title"
+  for t in "$@"; do printf '%s\n' "$t"; done
+  printf '\n%s\n%s\n' "$head" "$align"
+}
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (x == "" || y == "" || x == "-" || y == "-" || y == 0) print "-"; else printf "%.2fx", x / y }'; }
 # the before run's value of field $2 for the row "$1" (SRV rows are matched by operation and peer)
 before_srv() {
@@ -120,16 +130,11 @@ before_srv() {
 }
 if [ ${#srv[@]} -gt 0 ]; then
   {
-    echo
-    echo "## Redis-side execution per operation"
-    echo
-    echo "µs of Redis execution per operation, top-level commands only (a script's figure includes every command it calls), 2,000 operations each (bench/peers.php); \"before\" is the build of ${before_ref:-(none)} in the same run, against the same redis-server. Two methods:"
-    echo
-    echo "- **slowlog**: SLOWLOG at threshold 0, top-level entries. Redis also logs every command a script calls, and the cost of those entries is billed to the script (about 0.3 µs or more per call): this method overstates scripts against plain commands."
-    echo "- **commandstats**: INFO commandstats with the slowlog off, the top-level commands' usec (a script's usec includes its calls; a command also called inside a script counts only for its top-level share). Best of 3 passes."
-    echo
-    echo "| operation | peer | before, slowlog | after, slowlog | peer, slowlog | after / peer | before, commandstats | after, commandstats | peer, commandstats | after / peer |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    section "Redis-side execution per operation" "| operation | peer | before, slowlog | after, slowlog | peer, slowlog | after / peer | before, commandstats | after, commandstats | peer, commandstats | after / peer |" "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" \
+      "µs of Redis execution per operation, top-level commands only (a script's figure includes every command it calls), 2,000 operations each (bench/peers.php); \"before\" is the build of ${before_ref:-(none)} in the same run, against the same redis-server. Two methods:" \
+      "" \
+      "- **slowlog**: SLOWLOG at threshold 0, top-level entries. Redis also logs every command a script calls, and the cost of those entries is billed to the script (about 0.3 µs or more per call): this method overstates scripts against plain commands." \
+      "- **commandstats**: INFO commandstats with the slowlog off, the top-level commands' usec (a script's usec includes its calls; a command also called inside a script counts only for its top-level share). Best of 3 passes."
     for l in "${srv[@]}"; do
       IFS='|' read -r op a peer b as bs <<< "$l"
       echo "| $op | $peer | $(before_srv "$op|$peer" 1) | $a | $b | $(ratio "$a" "$b") | $(before_srv "$op|$peer" 4) | ${as:--} | ${bs:--} | $(ratio "${as:-}" "${bs:-}") |"
@@ -138,13 +143,8 @@ if [ ${#srv[@]} -gt 0 ]; then
 fi
 if [ ${#hot[@]} -gt 0 ]; then
   {
-    echo
-    echo "## One hot lock"
-    echo
-    echo "N processes share one lock for 2 s, each looping acquire (waiting up to 5 s) + release: acquisitions per second, the handoff p50 (ms from a release to the next acquisition by another process), Redis CPU per 1,000 acquisitions. Peer: the seed's SET NX EX retried every 1 ms, EVAL release (bench/peers.php)."
-    echo
-    echo "| processes | before acq/s | after acq/s | handoff p50 ms (before / after) | Redis ms / 1k (before / after) | seed acq/s | seed handoff p50 ms | seed Redis ms / 1k | after / seed |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    section "One hot lock" "| processes | before acq/s | after acq/s | handoff p50 ms (before / after) | Redis ms / 1k (before / after) | seed acq/s | seed handoff p50 ms | seed Redis ms / 1k | after / seed |" "|---:|---:|---:|---:|---:|---:|---:|---:|---:|" \
+      "N processes share one lock for 2 s, each looping acquire (waiting up to 5 s) + release: acquisitions per second, the handoff p50 (ms from a release to the next acquisition by another process), Redis CPU per 1,000 acquisitions. Peer: the seed's SET NX EX retried every 1 ms, EVAL release (bench/peers.php)."
     for i in "${!hot[@]}"; do
       IFS='|' read -r n a ap ac b bp bc <<< "${hot[$i]}"
       IFS='|' read -r _ ba bap bac _ <<< "${bhot[$i]:-}"
@@ -154,13 +154,8 @@ if [ ${#hot[@]} -gt 0 ]; then
 fi
 if [ ${#conc[@]} -gt 0 ]; then
   {
-    echo
-    echo "## Concurrent processes"
-    echo
-    echo "N PHP processes (pcntl_fork) against the one redis-server for 2 s, total ops/s; Redis CPU is the server's user + sys time (INFO cpu) per 1,000 operations (bench/peers.php)."
-    echo
-    echo "| processes | operation | peer | before ops/s | after ops/s | after: Redis ms / 1k ops | peer ops/s | peer: Redis ms / 1k ops | after / peer |"
-    echo "|---:|---|---|---:|---:|---:|---:|---:|---:|"
+    section "Concurrent processes" "| processes | operation | peer | before ops/s | after ops/s | after: Redis ms / 1k ops | peer ops/s | peer: Redis ms / 1k ops | after / peer |" "|---:|---|---|---:|---:|---:|---:|---:|---:|" \
+      "N PHP processes (pcntl_fork) against the one redis-server for 2 s, total ops/s; Redis CPU is the server's user + sys time (INFO cpu) per 1,000 operations (bench/peers.php)."
     for l in "${conc[@]}"; do
       IFS='|' read -r n op a ac peer b bc <<< "$l"
       before="-"
@@ -174,13 +169,8 @@ if [ ${#conc[@]} -gt 0 ]; then
 fi
 if [ ${#repl[@]} -gt 0 ]; then
   {
-    echo
-    echo "## Replicated writes (wait_replicas)"
-    echo
-    echo "Each writer with \`wait_replicas => 1\` (its write and a \`WAIT 1\` in one round trip) against the default, behind a local Sentinel group (a master and one replica on this machine); ops/s of one process and of 8 processes for 2 s, and the master's CPU (INFO cpu, user + sys) per operation in the one-process run (bench/replicated.php)."
-    echo
-    echo "| operation | ops/s | ops/s, wait_replicas 1 | ratio | 8 processes | 8 processes, wait_replicas 1 | ratio | master CPU µs/op | master CPU µs/op, wait_replicas 1 | ratio |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    section "Replicated writes (wait_replicas)" "| operation | ops/s | ops/s, wait_replicas 1 | ratio | 8 processes | 8 processes, wait_replicas 1 | ratio | master CPU µs/op | master CPU µs/op, wait_replicas 1 | ratio |" "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" \
+      "Each writer with \`wait_replicas => 1\` (its write and a \`WAIT 1\` in one round trip) against the default, behind a local Sentinel group (a master and one replica on this machine); ops/s of one process and of 8 processes for 2 s, and the master's CPU (INFO cpu, user + sys) per operation in the one-process run (bench/replicated.php)."
     for l in "${repl[@]}"; do
       IFS='|' read -r op a b a8 b8 ca cb <<< "$l"
       echo "| $op | $a | $b | $(ratio "$b" "$a") | $a8 | $b8 | $(ratio "$b8" "$a8") | $ca | $cb | $(ratio "$cb" "$ca") |"
@@ -206,13 +196,8 @@ if [ -x "$vroot/usr/bin/valkey-server" ]; then
   wait
   if [ ${#vsrv[@]} -gt 0 ]; then
     {
-      echo
-      echo "## Redis-side execution per operation, on Valkey"
-      echo
-      echo "The table above once more against Valkey ($(echo "$vver" | grep -oE 'valkey_version:[0-9.]+' | sed 's/valkey_version:/Valkey /'), the sid chroot's valkey-server; PHP and the client as above), this build only."
-      echo
-      echo "| operation | peer | rediskit, slowlog | peer, slowlog | rediskit / peer | rediskit, commandstats | peer, commandstats | rediskit / peer |"
-      echo "|---|---|---:|---:|---:|---:|---:|---:|"
+      section "Redis-side execution per operation, on Valkey" "| operation | peer | rediskit, slowlog | peer, slowlog | rediskit / peer | rediskit, commandstats | peer, commandstats | rediskit / peer |" "|---|---|---:|---:|---:|---:|---:|---:|" \
+        "The table above once more against Valkey ($(echo "$vver" | grep -oE 'valkey_version:[0-9.]+' | sed 's/valkey_version:/Valkey /'), the sid chroot's valkey-server; PHP and the client as above), this build only."
       for l in "${vsrv[@]}"; do
         IFS='|' read -r op a peer b as bs <<< "$l"
         echo "| $op | $peer | $a | $b | $(ratio "$a" "$b") | ${as:--} | ${bs:--} | $(ratio "${as:-}" "${bs:-}") |"
