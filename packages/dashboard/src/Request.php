@@ -47,6 +47,27 @@ final class Request
         );
     }
 
+    /**
+     * From a Symfony HttpFoundation request (Laravel's request is one): the
+     * Laravel and Symfony mounts. $cookies, when given, stands for the
+     * request's own (Laravel's EncryptCookies drops the cookies it did not
+     * encrypt itself, the dashboard's among them).
+     *
+     * @param array<string, string>|null $cookies
+     */
+    public static function fromHttpFoundation(\Symfony\Component\HttpFoundation\Request $request, ?array $cookies = null): self
+    {
+        return new self(
+            $request->getMethod(),
+            $request->query->all(),
+            $request->request->all(),
+            $cookies ?? array_filter($request->cookies->all(), 'is_string'),
+            array_map(static fn ($v) => (string)($v[0] ?? ''), $request->headers->all()),
+            $request->isSecure(),
+            (string)$request->getClientIp(),
+        );
+    }
+
     /** A query parameter as a string ('' when absent or not a string). */
     public function get(string $name): string
     {

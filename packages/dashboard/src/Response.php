@@ -19,6 +19,23 @@ final class Response
     ) {
     }
 
+    /**
+     * As a Symfony HttpFoundation response (the Laravel and Symfony mounts):
+     * of $class, Symfony's Response or a subclass (Laravel's).
+     *
+     * @template T of \Symfony\Component\HttpFoundation\Response
+     * @param class-string<T> $class
+     * @return T
+     */
+    public function toHttpFoundation(string $class = \Symfony\Component\HttpFoundation\Response::class): \Symfony\Component\HttpFoundation\Response
+    {
+        $response = new $class($this->body, $this->status, $this->headers);
+        foreach ($this->cookies as $c) {
+            $response->headers->set('Set-Cookie', $c, false);
+        }
+        return $response;
+    }
+
     /** Sends it with PHP's header() and echo (a plain PHP front controller). */
     public function send(): void
     {

@@ -29,6 +29,8 @@ final class DashboardController
         $allowed = fn (): bool => $this->gate->has('viewRedisKit')
             ? $this->gate->allows('viewRedisKit')
             : $this->app->environment('local');
+        // cookies from the header: EncryptCookies drops those it did not
+        // encrypt itself, the dashboard's CSRF cookie among them
         $cookies = [];
         foreach (explode(';', (string) $request->headers->get('cookie', '')) as $pair) {
             if (str_contains($pair, '=')) {
@@ -44,20 +46,7 @@ final class DashboardController
             'logger' => $this->app->make(LoggerInterface::class),
             'title' => (string) $this->config->get('app.name', 'rediskit') . ' · rediskit',
         ] + ($token !== '' ? ['csrf' => ['field' => '_token', 'token' => $token]] : []));
-        $r = $dashboard->handle(new DashboardRequest(
-            $request->getMethod(),
-            $request->query->all(),
-            $request->request->all(),
-            $cookies,
-            array_map(fn ($v) => (string) ($v[0] ?? ''), $request->headers->all()),
-            $request->isSecure(),
-            (string) $request->ip(),
-        ));
-        $response = new Response($r->body, $r->status, $r->headers);
-        foreach ($r->cookies as $c) {
-            $response->headers->set('Set-Cookie', $c, false);
-        }
-
-        return $response;
+        return $dashboard->handle(DashboardRequest::fromHttpFoundation($request, $cookies))
+            ->toHttpFoundation(Response::class);
     }
 }

@@ -46,20 +46,6 @@ final class DashboardController
 
     public function __invoke(Request $request): Response
     {
-        $r = $this->dashboard->handle(new DashboardRequest(
-            $request->getMethod(),
-            $request->query->all(),
-            $request->request->all(),
-            array_filter($request->cookies->all(), 'is_string'),
-            array_map(static fn ($v) => (string) ($v[0] ?? ''), $request->headers->all()),
-            $request->isSecure(),
-            (string) $request->getClientIp(),
-        ));
-        $response = new Response($r->body, $r->status, $r->headers);
-        foreach ($r->cookies as $c) {
-            $response->headers->set('Set-Cookie', $c, false);
-        }
-
-        return $response;
+        return $this->dashboard->handle(DashboardRequest::fromHttpFoundation($request))->toHttpFoundation();
     }
 }
