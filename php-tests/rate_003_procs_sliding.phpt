@@ -42,14 +42,10 @@ if #l > 0 then
   redis.call('SET', KEYS[4], c)
 end
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local prev = tonumber(redis.call('GET', KEYS[5]) or '0')
-if prev > 0 and now - prev >= tonumber(ARGV[1]) then redis.call('INCR', KEYS[6]) end
-redis.call('SET', KEYS[5], string.format('%.0f', now))
-redis.call('RPUSH', KEYS[7], string.format('%.0f', now))
+redis.call('RPUSH', KEYS[5], string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2])))
 return 1
 LUA;
-$okeys = [$log, $arch, "{$ns}o:last", "{$ns}o:cnt", "{$ns}o:time", "{$ns}o:gaps", "{$ns}o:all"];
+$okeys = [$log, $arch, "{$ns}o:last", "{$ns}o:cnt", "{$ns}o:passes"];
 
 $raw = new RkRaw();
 $end = rate_now($raw) + 5 * $W;
@@ -57,10 +53,10 @@ $observer = pcntl_fork();
 if ($observer === 0) {
     $r = new RkRaw();
     do {
-        $r->cmd('EVAL', $copy, '7', ...array_merge($okeys, [(string)($W / 2)]));
+        $r->cmd('EVAL', $copy, '5', ...$okeys);
         usleep(10000);
     } while ($r->cmd('EXISTS', "{$ns}stop") === 0);
-    $r->cmd('EVAL', $copy, '7', ...array_merge($okeys, [(string)($W / 2)]));
+    $r->cmd('EVAL', $copy, '5', ...$okeys);
     exit(0);
 }
 $kids = [];
@@ -90,17 +86,17 @@ pcntl_waitpid($observer, $st);
 
 $times = array_map('intval', $raw->cmd('LRANGE', $arch, '0', '-1'));
 $allowed = (int)$raw->cmd('GET', "{$ns}allowed");
-$gaps = (int)$raw->cmd('GET', "{$ns}o:gaps");
-var_dump($gaps);                                            // the observer never fell behind
-if ($gaps > 0) {
-    // say where: the observer's passes, in server time, around each gap
-    $at = array_map('intval', $raw->cmd('LRANGE', "{$ns}o:all", '0', '-1'));
-    for ($i = 1, $n = count($at); $i < $n; $i++) {
-        if ($at[$i] - $at[$i - 1] >= $W / 2) {
-            printf("observer gap of %d ms, %d ms into the run (pass %d of %d), load %s", intdiv($at[$i] - $at[$i - 1], 1000), intdiv($at[$i - 1] - $at[0], 1000), $i, $n, file_get_contents('/proc/loadavg'));
-        }
+// the observer never fell behind: no two passes (server time) half a window
+// apart or more; a gap is printed with where it happened and the load
+$passes = array_map('intval', $raw->cmd('LRANGE', "{$ns}o:passes", '0', '-1'));
+$gaps = 0;
+for ($i = 1, $n = count($passes); $i < $n; $i++) {
+    if ($passes[$i] - $passes[$i - 1] >= $W / 2) {
+        $gaps++;
+        printf("observer gap of %d ms, %d ms into the run (pass %d of %d), load %s", intdiv($passes[$i] - $passes[$i - 1], 1000), intdiv($passes[$i - 1] - $passes[0], 1000), $i, $n, file_get_contents('/proc/loadavg'));
     }
 }
+var_dump($gaps);
 var_dump(count($times) === $allowed);                       // the archive holds every allowed unit
 var_dump($allowed >= 2 * $limit);                            // several windows' worth were allowed
 $sorted = $times;
